@@ -1,0 +1,51 @@
+"""The bot interface: ``act(view) -> action``, plus typed parameter validation."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from rummisim.engine import TurnView
+from rummisim.moves import Action
+from rummisim.profile import RuleProfile
+
+
+class BotError(ValueError):
+    """A bot name or parameter that is not valid."""
+
+
+class NoParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Bot:
+    """Base class. Subclasses set ``name`` and ``Params`` and implement ``act``."""
+
+    name: ClassVar[str] = "bot"
+    Params: ClassVar[type[BaseModel]] = NoParams
+
+    def __init__(self, profile: RuleProfile, rng: np.random.Generator, params: BaseModel):
+        self.profile = profile
+        self.rng = rng
+        self.params = params
+
+    @classmethod
+    def validate_params(cls, params: dict[str, Any]) -> BaseModel:
+        try:
+            return cls.Params.model_validate(params)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            key = ".".join(str(p) for p in err["loc"]) or "params"
+            valid = ", ".join(cls.Params.model_fields) or "(none)"
+            if err["type"] == "extra_forbidden":
+                raise BotError(
+                    f"bot {cls.name!r}: unknown parameter {key!r}; valid parameters: {valid}"
+                ) from None
+            raise BotError(
+                f"bot {cls.name!r}: parameter {key!r}: got {err.get('input')!r}; {err['msg']}"
+            ) from None
+
+    def act(self, view: TurnView) -> Action:  # pragma: no cover - interface
+        raise NotImplementedError

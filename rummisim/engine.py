@@ -1,0 +1,571 @@
+"""Game flow: the seeded deal, turns, end of round, scoring, and matches of rounds.
+
+``play_game(profile, bots, seed)`` plays one match and returns a ``GameRecord``.
+The game's ``numpy.random.SeedSequence`` spawns independent streams for the
+deal, for choosing the first player, and for each seat's bot, so the same seed
+gives the same deal under every profile that shares a tile set (common random
+numbers) and the same record every time.
+
+Turn flow without a discard pile: the bot plays (``Play``) or draws
+(``Draw``); with ``turn.play_after_draw`` it may then play. With the discard
+pile (seed 002) a turn is: play, or draw from the deck or take the top discard
+and optionally play; then always discard one tile. Going out means an empty
+rack after the turn (after the final discard in that variant).
+
+When the pool is empty a turn without a play is a pass; the round ends when
+every player passes in a row, and the winner is chosen by
+``end.pool_empty_winner`` (ties broken by the other measure, then by turn order
+from the round's first player). A round that reaches ``end.max_turns`` ends the
+same way and is recorded as ``capped``.
+
+A bot that raises, returns the wrong kind of action or proposes an illegal move
+never corrupts the game: the engine records a fault and the bot draws instead
+(``strict=True`` re-raises, for tests). The engine does no I/O; the turn log is
+returned as data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rummisim.melds import Meld, rack_penalty
+from rummisim.moves import (
+    Discard,
+    Draw,
+    IllegalMove,
+    OutOfBudget,
+    Pass,
+    Play,
+    validate_move,
+)
+from rummisim.profile import RuleProfile
+
+END_OUT = "out"
+END_POOL = "pool_exhausted"
+END_CAPPED = "capped"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnView:
+    """What a bot sees when asked to act (its own rack, public information)."""
+
+    profile: RuleProfile
+    seat: int
+    phase: str  # "start" | "after_draw" | "discard"
+    rack: tuple[int, ...]
+    table: tuple[Meld, ...]
+    opened: bool
+    opened_seats: tuple[bool, ...]
+    rack_sizes: tuple[int, ...]
+    pool_size: int
+    discard_top: int | None
+    turn: int
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """A bot's error or illegal action, and the rule it broke."""
+
+    round_index: int
+    turn: int
+    seat: int
+    rule: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnLog:
+    """One turn for the readable log (only collected when asked for)."""
+
+    round_index: int
+    turn: int
+    seat: int
+    actions: tuple[str, ...]
+    played: tuple[int, ...]
+    table: tuple[Meld, ...]
+    rack_sizes: tuple[int, ...]
+    pool_size: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    round_index: int
+    first_player: int
+    winner: int
+    tied: bool
+    end_reason: str
+    turns: int
+    scores: tuple[int, ...]
+    rack_points: tuple[int, ...]
+    tiles_left: tuple[int, ...]
+    opened_turn: tuple[int | None, ...]
+    faults: tuple[Fault, ...]
+    timeouts: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A whole match: per-round records and cumulative scores."""
+
+    seed: int | None
+    profile: str
+    bots: tuple[str, ...]
+    rounds: tuple[RoundRecord, ...]
+    scores: tuple[int, ...]
+    winner: int
+    tied: bool
+    match_capped: bool
+    log: tuple[TurnLog, ...] = field(default=(), repr=False)
+
+    @property
+    def n_rounds(self) -> int:
+        return len(self.rounds)
+
+    @property
+    def turns(self) -> int:
+        return sum(r.turns for r in self.rounds)
+
+    @property
+    def end_reason(self) -> str:
+        return self.rounds[-1].end_reason
+
+    @property
+    def faults(self) -> tuple[Fault, ...]:
+        return tuple(f for r in self.rounds for f in r.faults)
+
+
+class RoundState:
+    """Mutable state of one round (internal to the engine; observers read it)."""
+
+    def __init__(self, profile: RuleProfile, pool: list[int], racks: list[list[int]]):
+        self.profile = profile
+        self.pool = pool  # drawn from the end
+        self.racks = racks
+        self.table: tuple[Meld, ...] = ()
+        self.opened = [False] * len(racks)
+        self.opened_turn: list[int | None] = [None] * len(racks)
+        self.discard: list[int] = []
+
+    def all_tiles(self) -> list[int]:
+        """Every tile in play, wherever it is (for conservation checks)."""
+        tiles = list(self.pool) + list(self.discard)
+        for rack in self.racks:
+            tiles.extend(rack)
+        for meld in self.table:
+            tiles.extend(meld.tiles)
+        return tiles
+
+
+Observer = Callable[[RoundState, int], None]
+
+
+# ----- deal and seating -------------------------------------------------------------------
+
+
+def deal(profile: RuleProfile, n_players: int, rng: np.random.Generator) -> RoundState:
+    """Shuffle the full tile set and deal ``rack_size`` tiles to each seat."""
+    tiles = np.array(profile.tileset.all_tiles(), dtype=np.int64)
+    order = rng.permutation(tiles).tolist()
+    size = profile.rack_size
+    racks = [sorted(order[i * size : (i + 1) * size]) for i in range(n_players)]
+    pool = order[n_players * size :]
+    state = RoundState(profile, pool, racks)
+    if profile.discard_pile:
+        state.discard.append(state.pool.pop())
+    return state
+
+
+def choose_first_player(
+    profile: RuleProfile, n_players: int, round_index: int, rng: np.random.Generator
+) -> int:
+    """``rotate``: seat ``round_index mod n``. ``draw_highest``: each seat draws a tile,
+    the highest value starts, tied seats draw again (a joker counts as 0)."""
+    if profile.first_player == "rotate":
+        return round_index % n_players
+    ts = profile.tileset
+    contenders = list(range(n_players))
+    while len(contenders) > 1:
+        drawn = rng.choice(ts.size, size=len(contenders), replace=False)
+        all_tiles = ts.all_tiles()
+        values = [0 if all_tiles[d] == ts.joker else ts.value_of(all_tiles[d]) for d in drawn]
+        top = max(values)
+        contenders = [s for s, v in zip(contenders, values, strict=True) if v == top]
+    return contenders[0]
+
+
+# ----- one round -----------------------------------------------------------------------------
+
+
+class _Round:
+    def __init__(self, profile, bots, names, state, first, round_index, observer, log, strict):
+        self.profile = profile
+        self.bots = bots
+        self.names = names
+        self.state = state
+        self.first = first
+        self.round_index = round_index
+        self.observer = observer
+        self.log = log
+        self.strict = strict
+        self.turn = 0
+        self.faults: list[Fault] = []
+        self.timeouts = 0
+
+    # -- helpers --
+    def view(self, seat: int, phase: str) -> TurnView:
+        s = self.state
+        return TurnView(
+            profile=self.profile,
+            seat=seat,
+            phase=phase,
+            rack=tuple(s.racks[seat]),
+            table=s.table,
+            opened=s.opened[seat],
+            opened_seats=tuple(s.opened),
+            rack_sizes=tuple(len(r) for r in s.racks),
+            pool_size=len(s.pool),
+            discard_top=s.discard[-1] if s.discard else None,
+            turn=self.turn,
+        )
+
+    def fault(self, seat: int, rule: str, message: str) -> None:
+        if self.strict:
+            raise IllegalMove(rule, message)
+        self.faults.append(Fault(self.round_index, self.turn, seat, rule, message))
+
+    def ask(self, seat: int, phase: str, allowed: tuple[type, ...]):
+        try:
+            action = self.bots[seat].act(self.view(seat, phase))
+        except Exception as exc:  # a bot may never crash the game
+            if self.strict:
+                raise
+            self.fault(seat, "bot_error", f"{type(exc).__name__}: {exc}")
+            return None
+        if not isinstance(action, allowed):
+            kinds = "/".join(a.__name__ for a in allowed)
+            self.fault(seat, "wrong_action", f"in phase {phase} expected {kinds}, got {action!r}")
+            return None
+        return action
+
+    def draw(self, seat: int, count: int) -> int:
+        s = self.state
+        taken = 0
+        while taken < count and s.pool:
+            s.racks[seat].append(s.pool.pop())
+            taken += 1
+        s.racks[seat].sort()
+        return taken
+
+    def apply_play(self, seat: int, play: Play) -> bool:
+        s = self.state
+        try:
+            check = validate_move(
+                self.profile,
+                s.table,
+                tuple(s.racks[seat]),
+                tuple(play.table),
+                tuple(play.played),
+                opened=s.opened[seat],
+            )
+        except IllegalMove as exc:
+            self.fault(seat, exc.rule, exc.message)
+            return False
+        rack = s.racks[seat]
+        for tile in play.played:
+            rack.remove(tile)
+        s.table = tuple(play.table)
+        if check.opening_value is not None:
+            s.opened[seat] = True
+            s.opened_turn[seat] = self.turn
+        return True
+
+    # -- a turn --
+    def play_turn(self, seat: int) -> tuple[bool, list[str], tuple[int, ...]]:
+        """Play one turn; return (played something, action words, tiles played)."""
+        profile, s = self.profile, self.state
+        words: list[str] = []
+        played: tuple[int, ...] = ()
+        action = self.ask(seat, "start", (Play, Draw, Pass, OutOfBudget))
+        if isinstance(action, Pass):  # nobody may skip a turn while the pool has tiles
+            action = Draw()
+        if isinstance(action, OutOfBudget):
+            self.timeouts += 1
+            if profile.time_limit.on_timeout == "best_found" and action.best is not None:
+                action = action.best
+            else:
+                words.append(f"out of search budget, draws {profile.time_limit.timeout_draw}")
+                self.draw(seat, profile.time_limit.timeout_draw)
+                action = Pass()
+        if isinstance(action, Play):
+            if self.apply_play(seat, action):
+                words.append("plays")
+                played = action.played
+            else:
+                words.append("illegal move, draws instead")
+                action = Draw()
+        drew = False
+        if action is None or isinstance(action, Draw):
+            source = action.source if isinstance(action, Draw) else "deck"
+            drew = self.take(seat, source, words)
+        if drew and profile.turn.play_after_draw and not played and len(s.racks[seat]) > 0:
+            after = self.ask(seat, "after_draw", (Play, Pass))
+            if isinstance(after, Play):
+                if self.apply_play(seat, after):
+                    words.append("plays after drawing")
+                    played = after.played
+                else:
+                    words.append("illegal move after drawing")
+        if profile.discard_pile and s.racks[seat]:
+            self.discard(seat, words)
+        return bool(played), words, played
+
+    def take(self, seat: int, source: str, words: list[str]) -> bool:
+        s, profile = self.state, self.profile
+        if source == "discard":
+            if not profile.discard_pile or not s.discard:
+                self.fault(seat, "wrong_action", "there is no discard to take")
+                source = "deck"
+            else:
+                s.racks[seat].append(s.discard.pop())
+                s.racks[seat].sort()
+                words.append("takes the top discard")
+                return True
+        if source != "deck":
+            self.fault(seat, "wrong_action", f"unknown draw source {source!r}")
+        taken = self.draw(seat, profile.turn.draw_count)
+        words.append(f"draws {taken}" if taken else "passes (pool empty)")
+        return taken > 0
+
+    def discard(self, seat: int, words: list[str]) -> None:
+        s = self.state
+        action = self.ask(seat, "discard", (Discard,))
+        rack = s.racks[seat]
+        if action is None or action.tile not in rack:
+            if action is not None:
+                self.fault(seat, "tile_not_in_rack", f"cannot discard tile {action.tile}")
+            tile = rack[-1]
+        else:
+            tile = action.tile
+        rack.remove(tile)
+        s.discard.append(tile)
+        words.append(f"discards {self.profile.tileset.format_tile(tile)}")
+
+    # -- the round --
+    def play(self) -> tuple[RoundRecord, list[TurnLog]]:
+        profile, s = self.profile, self.state
+        n = len(s.racks)
+        seat = self.first
+        passes = 0
+        logs: list[TurnLog] = []
+        end_reason = None
+        while end_reason is None:
+            if self.turn >= profile.end.max_turns:
+                end_reason = END_CAPPED
+                break
+            self.turn += 1
+            pool_was_empty = not s.pool
+            did_play, words, played = self.play_turn(seat)
+            if self.observer is not None:
+                self.observer(s, seat)
+            if self.log:
+                logs.append(
+                    TurnLog(
+                        self.round_index,
+                        self.turn,
+                        seat,
+                        tuple(words),
+                        played,
+                        s.table,
+                        tuple(len(r) for r in s.racks),
+                        len(s.pool),
+                    )
+                )
+            if not s.racks[seat]:
+                end_reason = END_OUT
+                winner, tied = seat, False
+                break
+            passes = passes + 1 if (pool_was_empty and not did_play) else 0
+            if passes >= n:
+                end_reason = END_POOL
+            seat = (seat + 1) % n
+        if end_reason != END_OUT:
+            winner, tied = self.pool_empty_winner()
+        scores, points = score_round(profile, s.racks, winner, end_reason)
+        record = RoundRecord(
+            round_index=self.round_index,
+            first_player=self.first,
+            winner=winner,
+            tied=tied,
+            end_reason=end_reason,
+            turns=self.turn,
+            scores=scores,
+            rack_points=points,
+            tiles_left=tuple(len(r) for r in s.racks),
+            opened_turn=tuple(s.opened_turn),
+            faults=tuple(self.faults),
+            timeouts=self.timeouts,
+        )
+        return record, logs
+
+    def pool_empty_winner(self) -> tuple[int, bool]:
+        profile, racks = self.profile, self.state.racks
+        n = len(racks)
+        order = [(self.first + k) % n for k in range(n)]
+
+        def key(seat: int) -> tuple[int, int]:
+            count, total = len(racks[seat]), rack_penalty(racks[seat], profile)
+            if profile.end.pool_empty_winner == "fewest_tiles":
+                return (count, total)
+            return (total, count)
+
+        best = min(order, key=key)  # min keeps the first in turn order on ties
+        tied = sum(1 for s in order if key(s) == key(best)) > 1
+        return best, tied
+
+
+def score_round(
+    profile: RuleProfile, racks: Sequence[Sequence[int]], winner: int, end_reason: str
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Scores of a round and each rack's points (jokers cost ``jokers.penalty``).
+
+    Going out, or ``pool_empty_scoring: standard``: each loser scores minus their
+    rack, the winner plus the sum. ``subtract_winner`` (seed 004) when the pool ran
+    out: each loser scores minus (own rack - winner's rack, at least 0) and the
+    winner plus the sum of those.
+    """
+    points = tuple(rack_penalty(r, profile) for r in racks)
+    subtract = end_reason != END_OUT and profile.end.pool_empty_scoring == "subtract_winner"
+    base = points[winner] if subtract else 0
+    losses = [0 if s == winner else max(0, p - base) for s, p in enumerate(points)]
+    scores = tuple(sum(losses) if s == winner else -loss for s, loss in enumerate(losses))
+    return scores, points
+
+
+# ----- a match -----------------------------------------------------------------------------------
+
+
+def _resolve_bots(profile, bots, bot_seeds):
+    from rummisim.bots import make_bot  # the bots package imports the engine's types
+
+    built, names = [], []
+    for spec, bot_seed in zip(bots, bot_seeds, strict=True):
+        rng = np.random.default_rng(bot_seed)
+        if isinstance(spec, str):
+            built.append(make_bot(spec, profile, rng))
+            names.append(spec)
+        elif hasattr(spec, "act"):
+            built.append(spec)
+            names.append(getattr(spec, "name", type(spec).__name__))
+        else:
+            built.append(make_bot(spec, profile, rng))
+            names.append(getattr(spec, "name", str(spec)))
+    return built, names
+
+
+def play_game(
+    profile: RuleProfile,
+    bots: Sequence,
+    seed: int | np.random.SeedSequence | None,
+    *,
+    observer: Observer | None = None,
+    log: bool = False,
+    strict: bool = False,
+) -> GameRecord:
+    """Play one match (one or more rounds, as ``profile.match`` says) and return its record.
+
+    Args:
+        profile: the rules.
+        bots: one entry per seat: a registered bot name, a bot spec, or a bot object
+            with an ``act(view)`` method.
+        seed: an int or ``SeedSequence``; the same seed gives the same record.
+        observer: called as ``observer(state, seat)`` after every turn (for tests).
+        log: collect a turn-by-turn ``TurnLog`` in the record.
+        strict: raise on a bot fault instead of recording it.
+    """
+    n = len(bots)
+    if not profile.players.min <= n <= profile.players.max:
+        raise ValueError(
+            f"profile {profile.name!r} allows {profile.players.min}..{profile.players.max} "
+            f"players, got {n} bots"
+        )
+    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    deal_seed, seat_seed, *bot_seeds = root.spawn(2 + n)
+    deal_rng = np.random.default_rng(deal_seed)
+    seat_rng = np.random.default_rng(seat_seed)
+    built, names = _resolve_bots(profile, bots, bot_seeds)
+
+    rounds: list[RoundRecord] = []
+    logs: list[TurnLog] = []
+    totals = [0] * n
+    match = profile.match
+    capped = False
+    while True:
+        index = len(rounds)
+        first = choose_first_player(profile, n, index, seat_rng)
+        state = deal(profile, n, deal_rng)
+        record, round_log = _Round(profile, built, names, state, first, index, observer, log, strict).play()
+        rounds.append(record)
+        logs.extend(round_log)
+        totals = [t + s for t, s in zip(totals, record.scores, strict=True)]
+        if match.end == "single_round":
+            break
+        if match.end == "rounds" and len(rounds) >= match.rounds:
+            break
+        if match.end == "points":
+            if max(totals) >= match.target_points:
+                break
+            if len(rounds) >= match.max_rounds:
+                capped = True
+                break
+    best = max(totals)
+    leaders = [s for s, t in enumerate(totals) if t == best]
+    return GameRecord(
+        seed=seed if isinstance(seed, int) else None,
+        profile=profile.name,
+        bots=tuple(names),
+        rounds=tuple(rounds),
+        scores=tuple(totals),
+        winner=leaders[0] if len(leaders) == 1 else _tiebreak(leaders, rounds),
+        tied=len(leaders) > 1,
+        match_capped=capped,
+        log=tuple(logs),
+    )
+
+
+def _tiebreak(leaders: list[int], rounds: list[RoundRecord]) -> int:
+    """Among seats level on points, the one that won the most rounds, then the lowest seat."""
+    wins = {s: sum(1 for r in rounds if r.winner == s) for s in leaders}
+    return max(leaders, key=lambda s: (wins[s], -s))
+
+
+def play_round(
+    profile: RuleProfile,
+    bots: Sequence,
+    *,
+    racks: Sequence[Sequence[int]],
+    pool: Sequence[int],
+    first_player: int = 0,
+    discard: Sequence[int] = (),
+    opened: Sequence[bool] | None = None,
+    table: tuple[Meld, ...] = (),
+    seed: int = 0,
+    observer: Observer | None = None,
+    log: bool = False,
+    strict: bool = False,
+) -> tuple[RoundRecord, tuple[TurnLog, ...]]:
+    """Play one round from a hand-set position (scripted deals for tests and studies).
+
+    ``pool`` is listed in draw order (``pool[0]`` is drawn first); ``discard`` lists
+    the discard pile bottom to top. Bots given by name get generators from ``seed``.
+    """
+    built, names = _resolve_bots(profile, bots, np.random.SeedSequence(seed).spawn(len(bots)))
+    state = RoundState(profile, list(reversed(pool)), [sorted(r) for r in racks])
+    state.discard = list(discard)
+    state.table = tuple(table)
+    if opened is not None:
+        state.opened = list(opened)
+    record, logs = _Round(profile, built, names, state, first_player, 0, observer, log, strict).play()
+    return record, tuple(logs)

@@ -1,0 +1,375 @@
+"""Rule profiles: one frozen, validated, hashable ``RuleProfile`` per rule set.
+
+Profiles are YAML files using exactly the schema keys of ``RULES.md``. A profile
+may ``extends:`` a built-in profile (by name) or another file (by path, relative
+to the extending file) and override any keys. Validation is strict: unknown
+keys, wrong types, out-of-range values, impossible combinations, duplicate keys
+and broken YAML are each reported as a one-line ``ProfileError`` naming the
+file, the key path and what is allowed. Nothing falls back silently to a
+default, except the few keys rummisim adds to the schema (documented below),
+so that profiles written against the plain schema keep working.
+
+Keys added to the RULES.md schema (all optional):
+
+- ``jokers.group_any_missing_colour`` (default true): in a group that is not
+  full, a table joker counts as "this value in any missing colour", so either
+  missing colour frees it (seed 004). With false only the declared tile does.
+- ``time_limit.on_timeout`` (default ``penalty``): when a bot's search runs out
+  of ``search_budget``, ``penalty`` makes it draw ``timeout_draw`` tiles
+  (seed 003); ``best_found`` lets it play the best move found so far.
+- ``match.max_rounds`` (default 100): safety cap on rounds in a points match.
+
+This module only parses text it is given plus the files it is pointed at; the
+I/O is limited to reading profile files.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+
+from rummisim.tiles import TileSet
+
+BUILTIN_PROFILE_DIR = Path(__file__).resolve().parent.parent / "configs" / "profiles"
+
+
+class ProfileError(ValueError):
+    """A rule profile that cannot be loaded: the message names file, key and what is allowed."""
+
+
+# ----- schema -----------------------------------------------------------------------
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+def _joker_value(value: Any) -> Any:
+    if value == "represented" or (type(value) is int and 1 <= value <= 100):
+        return value
+    raise ValueError("expected 'represented' or an integer 1..100")
+
+
+class TilesSpec(_Section):
+    colors: int = Field(ge=2, le=8)
+    values: int = Field(ge=3, le=30)
+    copies: int = Field(ge=1, le=4)
+    jokers: int = Field(ge=0, le=4)
+
+
+class PlayersSpec(_Section):
+    min: int = Field(ge=2, le=8)
+    max: int = Field(ge=2, le=8)
+
+
+class RunsSpec(_Section):
+    min_length: int = Field(ge=3, le=13)
+    wrap: Literal["none", "high_low"]
+
+
+class GroupsSpec(_Section):
+    min_size: int = Field(ge=3, le=8)
+    max_size: int = Field(ge=3, le=8)
+
+
+class InitialMeldSpec(_Section):
+    threshold: int = Field(ge=0, le=500)
+    sets: Literal["any", "single"]
+    joker_value: Annotated[Literal["represented"] | int, BeforeValidator(_joker_value)]
+    may_touch_table: bool
+
+
+class TurnSpec(_Section):
+    draw_count: int = Field(ge=1, le=10)
+    play_after_draw: bool
+    rearrange: bool
+
+
+class JokersSpec(_Section):
+    table_jokers: Literal["locked", "free"]
+    reuse: Literal["two_rack_tiles", "any"]
+    retrieve_before_initial_meld: bool
+    take_from_joker_sets: bool
+    penalty: int = Field(ge=0, le=100)
+    group_any_missing_colour: bool = True
+
+
+class TimeLimitSpec(_Section):
+    search_budget: int | None = Field(ge=1)
+    timeout_draw: int = Field(ge=0, le=10)
+    on_timeout: Literal["penalty", "best_found"] = "penalty"
+
+
+class EndSpec(_Section):
+    pool_empty_winner: Literal["fewest_tiles", "lowest_total"]
+    pool_empty_scoring: Literal["standard", "subtract_winner"]
+    max_turns: int = Field(ge=1, le=100_000)
+
+
+class MatchSpec(_Section):
+    end: Literal["single_round", "rounds", "points"]
+    rounds: int | None = Field(ge=1, le=1000)
+    target_points: int | None = Field(ge=1, le=100_000)
+    max_rounds: int = Field(default=100, ge=1, le=10_000)
+
+
+class RuleProfile(_Section):
+    """One complete rule set. Frozen and hashable; pass it explicitly everywhere."""
+
+    name: str = Field(min_length=1)
+    description: str = ""
+    extends: str | None = None
+    tiles: TilesSpec
+    rack_size: int = Field(ge=1, le=50)
+    players: PlayersSpec
+    runs: RunsSpec
+    groups: GroupsSpec
+    initial_meld: InitialMeldSpec
+    turn: TurnSpec
+    discard_pile: bool
+    jokers: JokersSpec
+    time_limit: TimeLimitSpec
+    end: EndSpec
+    match: MatchSpec
+    first_player: Literal["draw_highest", "rotate"]
+
+    @cached_property
+    def tileset(self) -> TileSet:
+        return TileSet(self.tiles.colors, self.tiles.values, self.tiles.copies, self.tiles.jokers)
+
+    @property
+    def wrap(self) -> bool:
+        return self.runs.wrap == "high_low"
+
+    def joker_opening_value(self, stands_for_value: int) -> int:
+        """What a joker standing for a tile of ``stands_for_value`` adds to an opening."""
+        jv = self.initial_meld.joker_value
+        return stands_for_value if jv == "represented" else int(jv)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The resolved profile as plain data in schema order (``extends`` dropped)."""
+        data = self.model_dump(mode="python")
+        data.pop("extends", None)
+        return data
+
+    def to_yaml(self) -> str:
+        return yaml.safe_dump(self.to_dict(), sort_keys=False, default_flow_style=False)
+
+
+# ----- loading ----------------------------------------------------------------------
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader that rejects duplicate mapping keys instead of keeping the last one."""
+
+
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False):
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
+        seen.add(key)
+    return loader.construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def read_yaml(path: Path, error: type[ValueError] = ValueError) -> Any:
+    """Read a YAML file strictly; broken YAML or duplicate keys raise ``error`` naming the line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise error(f"{path}: cannot read file ({exc.strerror})") from None
+    try:
+        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise error(f"{path}: broken YAML{where}: {problem}") from None
+
+
+def builtin_profiles() -> dict[str, Path]:
+    """Names of the built-in profiles in ``configs/profiles`` mapped to their files."""
+    return {p.stem: p for p in sorted(BUILTIN_PROFILE_DIR.glob("*.yaml"))}
+
+
+def _resolve_reference(ref: str, relative_to: Path | None) -> Path:
+    candidate = Path(ref)
+    if relative_to is not None and not candidate.is_absolute():
+        local = relative_to.parent / candidate
+        if local.suffix in (".yaml", ".yml") or local.exists():
+            candidate = local
+    if candidate.suffix in (".yaml", ".yml") or candidate.exists():
+        if not candidate.exists():
+            raise ProfileError(f"profile file {candidate} does not exist")
+        return candidate
+    builtins = builtin_profiles()
+    if ref in builtins:
+        return builtins[ref]
+    raise ProfileError(
+        f"unknown profile {ref!r}: expected a path to a .yaml file or one of "
+        f"{', '.join(builtins) or '(no built-in profiles found)'}"
+    )
+
+
+def _merge(base: dict, override: dict) -> dict:
+    merged = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _load_raw(path: Path, chain: tuple[Path, ...]) -> dict:
+    resolved = path.resolve()
+    if resolved in chain:
+        cycle = " -> ".join(str(p) for p in (*chain, resolved))
+        raise ProfileError(f"{path}: key 'extends': cycle of profiles: {cycle}")
+    data = read_yaml(path, ProfileError)
+    if not isinstance(data, dict):
+        raise ProfileError(f"{path}: a profile must be a YAML mapping of keys, got {type(data).__name__}")
+    base_ref = data.get("extends")
+    if base_ref is None:
+        return data
+    if not isinstance(base_ref, str):
+        raise ProfileError(f"{path}: key 'extends': expected a profile name or path, got {base_ref!r}")
+    base = _load_raw(_resolve_reference(base_ref, path), (*chain, resolved))
+    base.pop("description", None)  # a description describes one file, never inherited
+    return _merge(base, data)
+
+
+def _valid_keys(model: type[BaseModel], loc: tuple) -> list[str]:
+    for part in loc:
+        field = model.model_fields.get(part) if isinstance(part, str) else None
+        annotation = field.annotation if field else None
+        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+            break
+        model = annotation
+    return list(model.model_fields)
+
+
+def _describe(error: dict, source: str) -> str:
+    loc = tuple(str(p) for p in error["loc"])
+    key = ".".join(loc)
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        parent = loc[:-1]
+        where = f" in '{'.'.join(parent)}'" if parent else ""
+        valid = ", ".join(_valid_keys(RuleProfile, parent))
+        return f"{source}: unknown key '{key}'{where}; valid keys: {valid}"
+    if kind == "missing":
+        return f"{source}: missing required key '{key}' (set it, or 'extends:' a profile that does)"
+    message = error["msg"].removeprefix("Value error, ")
+    return f"{source}: key '{key}': got {error.get('input')!r}; {message}"
+
+
+def profile_from_dict(data: dict, source: str = "<profile>") -> RuleProfile:
+    """Validate resolved profile data (no ``extends`` left) into a ``RuleProfile``."""
+    data = dict(data)
+    data["extends"] = None
+    try:
+        profile = RuleProfile.model_validate(data)
+    except ValidationError as exc:
+        errors = exc.errors()
+        more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
+        raise ProfileError(_describe(errors[0], source) + more) from None
+    check_combinations(profile, source)
+    return profile
+
+
+def load_profile(name_or_path: str | Path) -> RuleProfile:
+    """Load a built-in profile by name, or a profile file by path, resolving ``extends:``."""
+    path = _resolve_reference(str(name_or_path), None)
+    return profile_from_dict(_load_raw(path, ()), str(path))
+
+
+# ----- combinations the schema alone cannot rule out -------------------------------
+
+
+def _best_single_set_value(profile: RuleProfile) -> int:
+    """Upper bound on one set's opening value (jokers valued as the profile says)."""
+    values, colours = profile.tiles.values, profile.tiles.colors
+    joker = profile.initial_meld.joker_value
+    longest = min(values, profile.rack_size)
+    top = values + (1 if profile.wrap else 0)  # with wrap the 1 may sit above 13 (worth 1)
+    run = sorted([v if v <= values else 1 for v in range(top - longest + 1, top + 1)], reverse=True)
+    group = [values] * min(profile.groups.max_size, colours, profile.rack_size)
+    best = 0
+    for faces in (run, group):
+        faces = sorted(faces)
+        n_jokers = min(profile.tiles.jokers, max(0, len(faces) - 2))
+        if joker != "represented":
+            for i in range(n_jokers):
+                faces[i] = max(faces[i], int(joker))
+        best = max(best, sum(faces))
+    return best
+
+
+def _best_rack_value(profile: RuleProfile) -> int:
+    """Upper bound on an opening from a whole rack: its best tiles all in sets."""
+    ts = profile.tileset
+    joker = profile.initial_meld.joker_value
+    joker_worth = ts.values if joker == "represented" else int(joker)
+    worths = sorted(
+        [v for v in range(1, ts.values + 1) for _ in range(ts.colours * ts.copies)]
+        + [joker_worth] * ts.jokers,
+        reverse=True,
+    )
+    return sum(worths[: profile.rack_size])
+
+
+def check_combinations(profile: RuleProfile, source: str = "<profile>") -> None:
+    """Reject combinations of keys that cannot be played; raise ``ProfileError``."""
+
+    def fail(key: str, message: str) -> None:
+        raise ProfileError(f"{source}: key '{key}': {message}")
+
+    ts = profile.tileset
+    if profile.players.min > profile.players.max:
+        fail("players", f"min {profile.players.min} is greater than max {profile.players.max}")
+    if profile.groups.min_size > profile.groups.max_size:
+        fail("groups", f"min_size {profile.groups.min_size} > max_size {profile.groups.max_size}")
+    if profile.groups.max_size > profile.tiles.colors:
+        fail(
+            "groups.max_size",
+            f"got {profile.groups.max_size}; a group has distinct colours, so at most "
+            f"tiles.colors = {profile.tiles.colors}",
+        )
+    if profile.runs.min_length > profile.tiles.values:
+        fail("runs.min_length", f"got {profile.runs.min_length}; at most tiles.values = {ts.values}")
+    needed = profile.players.max * profile.rack_size + (1 if profile.discard_pile else 0)
+    if needed > ts.size:
+        fail(
+            "rack_size",
+            f"players.max x rack_size = {profile.players.max} x {profile.rack_size} = "
+            f"{profile.players.max * profile.rack_size}"
+            f"{' plus 1 face-up discard' if profile.discard_pile else ''} exceeds the "
+            f"{ts.size} tiles of the tile set",
+        )
+    reachable = (
+        _best_single_set_value(profile)
+        if profile.initial_meld.sets == "single"
+        else _best_rack_value(profile)
+    )
+    if profile.initial_meld.threshold > reachable:
+        fail(
+            "initial_meld.threshold",
+            f"got {profile.initial_meld.threshold}; no rack of {profile.rack_size} tiles can "
+            f"reach it (at most {reachable} with sets: {profile.initial_meld.sets})",
+        )
+    match = profile.match
+    if match.end == "rounds" and (match.rounds is None or match.target_points is not None):
+        fail("match", "with end: rounds set rounds to a number >= 1 and target_points to null")
+    if match.end == "points" and (match.target_points is None or match.rounds is not None):
+        fail("match", "with end: points set target_points to a number >= 1 and rounds to null")
+    if match.end == "single_round" and (match.rounds is not None or match.target_points is not None):
+        fail("match", "with end: single_round set rounds and target_points to null")

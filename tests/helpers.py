@@ -1,0 +1,50 @@
+"""Test helpers: profiles with overrides, tile and table parsing, scripted bots."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rummisim import load_profile, parse_table, parse_tiles
+from rummisim.engine import TurnView
+from rummisim.moves import Discard, Draw, Pass
+from rummisim.profile import RuleProfile, profile_from_dict
+
+
+def with_overrides(base: str, **sections) -> RuleProfile:
+    """A built-in profile with some keys replaced: with_overrides('standard', runs={'wrap': ...})."""
+    data = load_profile(base).to_dict()
+    for key, value in sections.items():
+        if isinstance(value, dict):
+            data[key] = {**data[key], **value}
+        else:
+            data[key] = value
+    data["name"] = f"{base}-test"
+    return profile_from_dict(data, "<test>")
+
+
+def tiles(text: str, profile: RuleProfile) -> tuple[int, ...]:
+    return parse_tiles(text, profile)
+
+
+def table(text: str, profile: RuleProfile):
+    return parse_table(text, profile)
+
+
+class ScriptBot:
+    """Plays a fixed list of actions (each an action or a callable of the view), then
+    draws (or passes after drawing, or discards its last tile)."""
+
+    name = "script"
+
+    def __init__(self, actions: list | None = None):
+        self.actions = list(actions or [])
+        self.views: list[TurnView] = []
+
+    def act(self, view: TurnView):
+        self.views.append(view)
+        if self.actions:
+            action = self.actions.pop(0)
+            return action(view) if isinstance(action, Callable) else action
+        if view.phase == "discard":
+            return Discard(view.rack[-1])
+        return Draw() if view.phase == "start" else Pass()

@@ -1,0 +1,256 @@
+"""Move validation: every illegal-move kind, the opening rules and the joker rules."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import table, tiles, with_overrides
+
+from rummisim import IllegalMove, Meld, load_profile, validate_move
+
+
+def check(profile, old: str, rack: str, new: str, played: str, *, opened: bool = True):
+    return validate_move(
+        profile,
+        table(old, profile),
+        tiles(rack, profile),
+        table(new, profile),
+        tiles(played, profile),
+        opened=opened,
+    )
+
+
+def rejects(rule: str, *args, **kwargs) -> str:
+    with pytest.raises(IllegalMove) as info:
+        check(*args, **kwargs)
+    assert info.value.rule == rule, info.value
+    return info.value.message
+
+
+# ----- the basic kinds -------------------------------------------------------------------
+
+
+def test_a_legal_extension(standard):
+    result = check(standard, "R1 R2 R3", "R4 K9", "R1 R2 R3 R4", "R4")
+    assert result.opening_value is None and result.jokers_freed == 0
+
+
+def test_rearrangement_without_a_rack_tile(standard):
+    msg = rejects("no_rack_tile", standard, "R1 R2 R3 R4 R5 R6", "K1", "R1 R2 R3 | R4 R5 R6", "")
+    assert "rearrangement" in msg
+    rejects("no_rack_tile", standard, "R1 R2 R3", "K1", "R1 R2 R3", "")
+
+
+def test_tile_not_in_rack(standard):
+    msg = rejects("tile_not_in_rack", standard, "R1 R2 R3", "K9", "R1 R2 R3 R4", "R4")
+    assert "R4" in msg
+    rejects("tile_not_in_rack", standard, "", "K9 K10 K11", "K9 K10 K11 | R5 R6 R7", "K9 K10 K11 R5 R6 R7")
+
+
+def test_invalid_set(standard):
+    ts = standard.tileset
+    bad = Meld(tiles("R1 R2 R4", standard), tiles("R1 R2 R4", standard))
+    with pytest.raises(IllegalMove) as info:
+        validate_move(standard, (), tiles("R1 R2 R4", standard), (bad,), bad.tiles, opened=True)
+    assert info.value.rule == "invalid_set"
+    assert "R1 R2 R4" in info.value.message
+    # a joker whose face does not match its place
+    liar = Meld((ts.code(1, 1), ts.code(1, 2), ts.joker), tiles("R1 R2 K3", standard))
+    with pytest.raises(IllegalMove, match="invalid_set"):
+        validate_move(standard, (), liar.tiles, (liar,), liar.tiles, opened=True)
+
+
+def test_table_tile_missing(standard):
+    msg = rejects("table_tile_missing", standard, "R1 R2 R3 | K5 O5 B5", "R4", "R1 R2 R3 R4", "R4")
+    assert "K5" in msg and "O5" in msg
+
+
+def test_tiles_from_nowhere_or_played_but_not_placed(standard):
+    rejects("unaccounted_tile", standard, "R1 R2 R3", "R4 R5", "R1 R2 R3 R4 R5", "R4")
+    rejects("unaccounted_tile", standard, "R1 R2 R3", "R4 R5", "R1 R2 R3 R4", "R4 R5")
+
+
+def test_rearranging_the_table_is_allowed_with_a_rack_tile(standard):
+    # split a run and insert: R1..R6 + R4 -> R1 R2 R3 R4 | R4 R5 R6
+    check(standard, "R1 R2 R3 R4 R5 R6", "R4", "R1 R2 R3 R4 | R4 R5 R6", "R4")
+    # take the 4th tile of a group to build a run
+    check(standard, "K8 R8 O8 B8", "R9 R10", "K8 O8 B8 | R8 R9 R10", "R9 R10")
+
+
+def test_rearrange_false_allows_only_additions():
+    profile = with_overrides("standard", turn={"rearrange": False})
+    check(profile, "R1 R2 R3 R4 R5 R6", "R7 K1", "R1 R2 R3 R4 R5 R6 R7", "R7")
+    rejects("rearrange_forbidden", profile, "R1 R2 R3 R4 R5 R6", "R4", "R1 R2 R3 R4 | R4 R5 R6", "R4")
+
+
+def test_must_keep_a_tile_to_discard():
+    profile = load_profile("ramino-discard")
+    rejects("must_keep_discard", profile, "", "K10 K11 K12", "K10 K11 K12", "K10 K11 K12", opened=False)
+    check(profile, "", "K10 K11 K12 R5", "K10 K11 K12", "K10 K11 K12", opened=False)
+
+
+# ----- the initial meld --------------------------------------------------------------------
+
+
+def test_opening_threshold_30_vs_40(standard):
+    forty = with_overrides("standard", initial_meld={"threshold": 40})
+    assert check(standard, "", "K10 K11 K12", "K10 K11 K12", "K10 K11 K12", opened=False).opening_value == 33
+    msg = rejects(
+        "opening_below_threshold", forty, "", "K10 K11 K12", "K10 K11 K12", "K10 K11 K12", opened=False
+    )
+    assert "33" in msg and "40" in msg
+    check(
+        forty,
+        "",
+        "K10 K11 K12 R1 R2 R3 R4",
+        "K10 K11 K12 | R1 R2 R3 R4",
+        "K10 K11 K12 R1 R2 R3 R4",
+        opened=False,
+    )
+    rejects("opening_below_threshold", standard, "", "R1 R2 R3", "R1 R2 R3", "R1 R2 R3", opened=False)
+
+
+def test_joker_valuation_in_the_opening():
+    represented = with_overrides("standard", initial_meld={"threshold": 40})
+    fixed = with_overrides("standard", initial_meld={"threshold": 40, "joker_value": 25})
+    rejects("opening_below_threshold", represented, "", "K10 K11 J", "K10 K11 J", "K10 K11 J", opened=False)
+    assert check(fixed, "", "K10 K11 J", "K10 K11 J", "K10 K11 J", opened=False).opening_value == 46
+
+
+def test_opening_single_set_vs_several():
+    single = load_profile("classic-wrap")
+    rejects(
+        "opening_single_set",
+        single,
+        "",
+        "K10 K11 K12 R1 R2 R3",
+        "K10 K11 K12 | R1 R2 R3",
+        "K10 K11 K12 R1 R2 R3",
+        opened=False,
+    )
+    check(single, "", "K10 K11 K12 R1", "K10 K11 K12", "K10 K11 K12", opened=False)
+    several = load_profile("standard")
+    check(several, "", "K5 K6 K7 R5 O5 B5", "K5 K6 K7 | R5 O5 B5", "K5 K6 K7 R5 O5 B5", opened=False)
+
+
+def test_opening_may_not_touch_the_table(standard):
+    msg = rejects(
+        "opening_touched_table",
+        standard,
+        "R1 R2 R3",
+        "R4 K10 K11 K12",
+        "R1 R2 R3 R4 | K10 K11 K12",
+        "R4 K10 K11 K12",
+        opened=False,
+    )
+    assert "initial meld" in msg
+    # the same move is fine once opened
+    check(standard, "R1 R2 R3", "R4 K10 K11 K12", "R1 R2 R3 R4 | K10 K11 K12", "R4 K10 K11 K12")
+
+
+def test_opening_that_may_touch_the_table_counts_rack_only_sets():
+    polish = load_profile("polish-40")  # threshold 40, may_touch_table
+    check(
+        polish,
+        "R1 R2 R3",
+        "R4 K10 K11 K12 K13",
+        "R1 R2 R3 R4 | K10 K11 K12 K13",
+        "R4 K10 K11 K12 K13",
+        opened=False,
+    )
+    # 33 from the rack plus R4 added to a table run is still below 40
+    rejects(
+        "opening_below_threshold",
+        polish,
+        "R1 R2 R3",
+        "R4 K10 K11 K12",
+        "R1 R2 R3 R4 | K10 K11 K12",
+        "R4 K10 K11 K12",
+        opened=False,
+    )
+
+
+# ----- jokers -----------------------------------------------------------------------------------
+
+
+def test_retrieve_a_joker_with_the_matching_tile_and_reuse_it(standard):
+    result = check(standard, "R4 R5 J", "R6 K9 O9", "R4 R5 R6 | K9 O9 J(B9)", "R6 K9 O9")
+    assert result.jokers_freed == 1
+
+
+def test_a_locked_joker_cannot_change_its_tile_without_a_replacement(standard):
+    msg = rejects("joker_rule", standard, "R3 R4 R5 J(R6)", "K9 O9", "R3 R4 R5 | K9 O9 J(B9)", "K9 O9")
+    assert "matching rack tile" in msg
+    free = with_overrides("standard", jokers={"table_jokers": "free"})
+    check(free, "R3 R4 R5 J(R6)", "K9 O9", "R3 R4 R5 | K9 O9 J(B9)", "K9 O9")
+
+
+def test_a_locked_joker_may_move_keeping_its_tile(standard):
+    # split R3 J(R4) R5 R6 R7 R8 into R3 J(R4) R5 | R6 R7 R8 R9 by adding R9
+    check(standard, "R3 J(R4) R5 R6 R7 R8", "R9", "R3 J(R4) R5 | R6 R7 R8 R9", "R9")
+
+
+def test_freed_joker_needs_two_rack_tiles_in_its_new_set(standard):
+    msg = rejects(
+        "joker_rule", standard, "R4 R5 J | K1 K2 K3 K4", "R6 K5", "R4 R5 R6 | K1 K2 K3 K4 K5 J(K6)", "R6 K5"
+    )
+    assert "two other tiles from the rack" in msg
+    free_reuse = with_overrides("standard", jokers={"reuse": "any"})
+    check(free_reuse, "R4 R5 J | K1 K2 K3 K4", "R6 K5", "R4 R5 R6 | K1 K2 K3 K4 K5 J(K6)", "R6 K5")
+
+
+def test_the_replacing_tile_does_not_count_toward_the_two(standard):
+    # R6 frees the joker; its new set holds R6 and R7 from the rack, but R6 was the replacement
+    rejects("joker_rule", standard, "R4 R5 J(R6)", "R6 R7", "R4 R5 R6 R7 J(R8)", "R6 R7")
+    check(standard, "R4 R5 J(R6)", "R6 R7 R9", "R4 R5 R6 R7 J(R8) R9", "R6 R7 R9")
+
+
+def test_group_joker_freed_by_either_missing_colour(standard):
+    old, rack, new, played = "K5 O5 J(B5)", "R5 K1 K2", "K5 O5 R5 | K1 K2 J(K3)", "R5 K1 K2"
+    assert check(standard, old, rack, new, played).jokers_freed == 1
+    exact = with_overrides("standard", jokers={"group_any_missing_colour": False})
+    rejects("joker_rule", exact, old, rack, new, played)
+    check(exact, old, "B5 K1 K2", "K5 O5 B5 | K1 K2 J(K3)", "B5 K1 K2")
+
+
+def test_no_joker_retrieval_before_the_initial_meld():
+    polish = load_profile("polish-40")
+    old = "R4 R5 J"
+    rack = "R6 K10 K11 K12 K13 O10 O11"
+    new = "R4 R5 R6 | K10 K11 K12 K13 | O10 O11 J(O12)"
+    msg = rejects("joker_rule", polish, old, rack, new, "R6 K10 K11 K12 K13 O10 O11", opened=False)
+    assert "before the initial meld" in msg
+    check(polish, old, rack, new, "R6 K10 K11 K12 K13 O10 O11", opened=True)
+    allowed = with_overrides("polish-40", jokers={"retrieve_before_initial_meld": True})
+    check(allowed, old, rack, new, "R6 K10 K11 K12 K13 O10 O11", opened=False)
+
+
+def test_sets_holding_a_joker_may_not_lose_tiles_under_the_strict_rule(standard):
+    strict = load_profile("guide-strict-joker")
+    args = ("R3 R4 R5 J(R6)", "R7 K3 O3", "R4 R5 J(R6) R7 | R3 K3 O3", "R7 K3 O3")
+    check(standard, *args)
+    msg = rejects("joker_rule", strict, *args)
+    assert "set holding a joker" in msg
+    # growing it is fine, and so is splitting it once the joker is replaced
+    check(strict, "R3 R4 R5 J(R6)", "R7", "R3 R4 R5 J(R6) R7", "R7")
+    check(strict, "R3 R4 R5 J(R6)", "R6 K9 O9", "R3 R4 R5 R6 | K9 O9 J(B9)", "R6 K9 O9")
+
+
+def test_rack_jokers_go_anywhere(standard):
+    check(standard, "R1 R2 R3", "J K1 K2", "R1 R2 R3 | K1 K2 J(K3)", "J K1 K2")
+    check(standard, "R1 R2 R3", "J", "R1 R2 R3 J(R4)", "J")
+
+
+def test_two_table_jokers_identity_is_matched(standard):
+    # both jokers stay as they are while a tile is added elsewhere
+    check(
+        standard,
+        "R4 J(R5) R6 | K7 J(O7) B7",
+        "K8 K9 K10",
+        "R4 J(R5) R6 | K7 J(O7) B7 | K8 K9 K10",
+        "K8 K9 K10",
+    )
+    check(standard, "R4 J(R5) R6 | K2 K3 J(K4)", "K1 R7", "R4 J(R5) R6 R7 | K1 K2 K3 J(K4)", "K1 R7")
+    # the K4 joker may not turn into R7 without a K4 from the rack
+    rejects(
+        "joker_rule", standard, "R4 J(R5) R6 | K2 K3 J(K4)", "K1 R7", "R4 J(R5) R6 J(R7) | K1 K2 K3", "K1"
+    )
