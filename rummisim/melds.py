@@ -125,6 +125,30 @@ def _is_valid_meld_cached(meld: Meld, profile: RuleProfile) -> bool:
     return is_valid_meld_parts(meld.tiles, meld.faces, profile)
 
 
+@lru_cache(maxsize=100_000)
+def extension_faces(meld: Meld, profile: RuleProfile) -> tuple[int, ...]:
+    """Faces that could be added to ``meld`` as one more tile without breaking it
+    (the missing colours of a group, the tiles just below and above a run)."""
+    ts = profile.tileset
+    faces = meld.faces
+    kind = face_kind(faces, profile)
+    if len(faces) >= (profile.groups.max_size if kind == "group" else ts.values):
+        return ()
+    if kind == "group":
+        value = ts.value_of(faces[0])
+        present = {ts.colour_of(f) for f in faces}
+        return tuple(ts.code(c, value) for c in range(ts.colours) if c not in present)
+    positions = _run_positions(faces, ts, profile.wrap)
+    colour = ts.colour_of(faces[0])
+    top = ts.values + (1 if profile.wrap else 0)
+    out = []
+    if positions[0] > 1 and not (positions[0] == 2 and positions[-1] == ts.values + 1):
+        out.append(ts.code(colour, positions[0] - 1))
+    if positions[-1] < top and not (positions[-1] + 1 == ts.values + 1 and positions[0] == 1):
+        out.append(ts.code(colour, (positions[-1] % ts.values) + 1))
+    return tuple(dict.fromkeys(out))
+
+
 # ----- joker assignment ----------------------------------------------------------------
 
 

@@ -138,6 +138,14 @@ class RuleProfile(_Section):
     first_player: Literal["draw_highest", "rotate"]
 
     @cached_property
+    def hash_key(self) -> int:
+        """Hash of the fields, computed once: profiles key many caches on hot paths."""
+        return hash(tuple(getattr(self, name) for name in type(self).model_fields))
+
+    def __hash__(self) -> int:
+        return self.hash_key
+
+    @cached_property
     def tileset(self) -> TileSet:
         return TileSet(self.tiles.colors, self.tiles.values, self.tiles.copies, self.tiles.jokers)
 

@@ -124,3 +124,25 @@ def test_catalogue_counts(standard):
     assert int(cat.minimal.sum()) == 4 * (11 + 10 + 9) + 65
     for faces in cat.faces:
         assert valid(" ".join(standard.tileset.format_tile(f) for f in faces), standard)
+
+
+def test_extension_faces(standard):
+    from rummisim.melds import extension_faces
+
+    ts = standard.tileset
+
+    def ext(text, profile=standard):
+        return sorted(ts.format_tile(f) for f in extension_faces(parse_meld(text, profile), profile))
+
+    assert ext("R4 R5 R6") == ["R3", "R7"]
+    assert ext("R1 R2 R3") == ["R4"]
+    assert ext("R11 R12 R13") == ["R10"]
+    assert ext("K5 O5 B5") == ["R5"]
+    assert ext("K5 O5 B5 R5") == []
+    wrap = with_overrides("standard", runs={"wrap": "high_low"})
+    assert ext("R11 R12 R13", wrap) == ["R1", "R10"]
+    assert ext("R12 R13 R1", wrap) == ["R11"]
+    assert ext("R1 R2 R3", wrap) == ["R4"]
+    full = " ".join(f"R{v}" for v in range(2, 14))
+    assert ext(full, wrap) == ["R1"]
+    assert ext(full + " R1", wrap) == []

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from rummisim.bots.base import Bot
 from rummisim.engine import TurnView
-from rummisim.melds import Meld, is_valid_meld_parts, make_meld, meld_opening_value, set_catalogue
+from rummisim.melds import Meld, extension_faces, make_meld, meld_opening_value, set_catalogue
 from rummisim.moves import Action, Discard, Draw, Pass, Play
 
 SEARCH_NODES = 3000
@@ -75,20 +77,16 @@ class BaselineBot(Bot):
 
     def rack_sets(self, rack: list[int]) -> list[Meld]:
         """Minimal sets (runs of length < 2 x min, groups) the rack can build, <= 1 joker each."""
-        profile = self.profile
-        ts = profile.tileset
-        cat = set_catalogue(profile)
+        ts = self.profile.tileset
+        faces, matrix, sizes = _minimal_sets(self.profile)
         counts = np.bincount(np.asarray(rack, dtype=np.int64), minlength=ts.n_codes)
-        jokers = int(counts[ts.joker])
         have = counts[: ts.joker]
-        need = np.maximum(cat.matrix - have, 0).sum(axis=1)
-        sizes = cat.matrix.sum(axis=1)
-        ok = cat.minimal & (need <= min(jokers, 1)) & (sizes - need >= 2)
+        need = np.maximum(matrix - have, 0).sum(axis=1)
+        ok = (need <= min(int(counts[ts.joker]), 1)) & (sizes - need >= 2)
         melds = []
         for i in np.flatnonzero(ok):
-            faces = cat.faces[i]
-            tiles = [f if have[f] > 0 else ts.joker for f in faces]
-            melds.append(make_meld(tiles, faces, profile))
+            # catalogue faces are already in normal order, so the Meld is built directly
+            melds.append(Meld(tuple(f if have[f] > 0 else ts.joker for f in faces[i]), faces[i]))
         return melds
 
     def _best_opening(self, candidates: list[Meld], rack: list[int]) -> list[Meld]:
@@ -117,6 +115,14 @@ class BaselineBot(Bot):
         loose = [t for t in numbered if t not in in_sets]
         pick_from = loose or numbered or list(rack)
         return max(pick_from, key=lambda t: (ts.face_values[t], t))
+
+
+@lru_cache(maxsize=64)
+def _minimal_sets(profile) -> tuple[list[tuple[int, ...]], np.ndarray, np.ndarray]:
+    cat = set_catalogue(profile)
+    index = np.flatnonzero(cat.minimal)
+    matrix = cat.matrix[index].astype(np.int64)
+    return [cat.faces[i] for i in index], matrix, matrix.sum(axis=1)
 
 
 def _search(scored: list[tuple[int, Meld]], rack: list[int]) -> list[Meld]:
@@ -157,18 +163,16 @@ def _search(scored: list[tuple[int, Meld]], rack: list[int]) -> list[Meld]:
 
 def _extend(table: list[Meld], left: list[int], profile) -> list[int]:
     """Add rack tiles one at a time to the ends of runs / to groups; return the tiles added."""
-    ts = profile.tileset
     added: list[int] = []
     changed = True
     while changed:
         changed = False
-        for tile in sorted(set(t for t in left if t != ts.joker)):
-            for i, meld in enumerate(table):
-                tiles, faces = (*meld.tiles, tile), (*meld.faces, tile)
-                if is_valid_meld_parts(tiles, faces, profile):
-                    table[i] = make_meld(tiles, faces, profile)
-                    left.remove(tile)
-                    added.append(tile)
+        for i, meld in enumerate(table):
+            for face in extension_faces(meld, profile):
+                if face in left:
+                    table[i] = make_meld((*meld.tiles, face), (*meld.faces, face), profile)
+                    left.remove(face)
+                    added.append(face)
                     changed = True
                     break
     return added
