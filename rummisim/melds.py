@@ -23,7 +23,7 @@ from itertools import combinations
 import numpy as np
 
 from rummisim.profile import RuleProfile
-from rummisim.tiles import TileError, TileSet, format_tiles, split_joker_token
+from rummisim.tiles import TileError, TileSet, format_tiles, parse_tiles, split_joker_token
 
 MIN_NUMBERED_TILES = 2
 
@@ -226,7 +226,10 @@ def _fill_run(shape: list[int], positions: list[int], ts: TileSet, colour: int) 
 
 
 def is_valid_set(tiles, profile: RuleProfile) -> bool:
-    """True if the tiles (codes, jokers allowed) can form one valid run or group."""
+    """True if the tiles (codes, or text such as ``"R12 R13 J"``) can form one valid run
+    or group, with every joker standing for a definite tile."""
+    if isinstance(tiles, str):
+        tiles = parse_tiles(tiles, profile.tileset)
     return assign_jokers(tiles, profile) is not None
 
 

@@ -34,6 +34,7 @@ def valid(text, profile):
 )
 def test_valid_sets(standard, text):
     assert valid(text, standard)
+    assert is_valid_set(text, standard)  # text is accepted directly too
 
 
 @pytest.mark.parametrize(
