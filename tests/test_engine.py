@@ -133,7 +133,7 @@ def test_wrap_lets_the_baseline_open_with_12_13_1():
 def test_play_after_draw_only_where_allowed():
     for after, expect_phases in ((False, ["start", "start"]), (True, ["start", "after_draw"])):
         profile = with_overrides("standard", turn={"play_after_draw": after})
-        bot = ScriptBot([Draw(), lambda v: Play(table("K10 K11 K12", profile), tiles("K10 K11 K12", profile))])
+        bot = ScriptBot([Draw(), Play(table("K10 K11 K12", profile), tiles("K10 K11 K12", profile))])
         racks = racks_worth(profile, "K10 K11 R1", "K1 R2 O4")
         record, _ = play_round(profile, [bot, ScriptBot()], racks=racks, pool=tiles("K12", profile),
                                strict=not after)
