@@ -39,8 +39,10 @@ def main() -> None:
     ms = np.array(times) * 1000
     print(f"profile {profile.name}, {args.players} x baseline, {args.games} games on one core")
     print(f"total {total:.2f} s  ->  {args.games / total:.1f} games/s")
-    print(f"per game: median {np.median(ms):.1f} ms, p95 {np.percentile(ms, 95):.1f} ms, "
-          f"max {ms.max():.1f} ms; mean turns {np.mean(turns):.1f}")
+    print(
+        f"per game: median {np.median(ms):.1f} ms, p95 {np.percentile(ms, 95):.1f} ms, "
+        f"max {ms.max():.1f} ms; mean turns {np.mean(turns):.1f}"
+    )
     print("round endings:", dict(ends))
 
 

@@ -89,8 +89,9 @@ def test_a_capped_round_is_recorded(standard):
 def test_going_out_ends_the_round(standard):
     racks = racks_worth(standard, "K10 K11 K12", "K1 R2 O4")
     opening = Play(table("K10 K11 K12", standard), tiles("K10 K11 K12", standard))
-    record, log = play_round(standard, [ScriptBot([opening]), ScriptBot()], racks=racks, pool=(),
-                             strict=True, log=True)
+    record, log = play_round(
+        standard, [ScriptBot([opening]), ScriptBot()], racks=racks, pool=(), strict=True, log=True
+    )
     assert record.end_reason == "out" and record.winner == 0 and record.turns == 1
     assert record.scores == (7, -7)
     assert record.opened_turn == (1, None)
@@ -102,8 +103,9 @@ def test_opening_threshold_30_vs_40_in_play():
     forty = with_overrides("standard", initial_meld={"threshold": 40})
     for profile, opens in ((thirty, True), (forty, False)):
         racks = racks_worth(profile, "K10 K11 K12 R1", "K1 R2 O4")
-        record, _ = play_round(profile, ["baseline", "baseline"], racks=racks,
-                               pool=tiles("B1 B5", profile), strict=True)
+        record, _ = play_round(
+            profile, ["baseline", "baseline"], racks=racks, pool=tiles("B1 B5", profile), strict=True
+        )
         assert (record.opened_turn[0] == 1) is opens
 
 
@@ -112,8 +114,9 @@ def test_joker_valuation_changes_who_can_open():
     fixed = with_overrides("standard", initial_meld={"threshold": 40, "joker_value": 25})
     for profile, opens in ((represented, False), (fixed, True)):
         racks = racks_worth(profile, "K10 K11 J R1", "K1 R2 O4")
-        record, _ = play_round(profile, ["baseline", "baseline"], racks=racks,
-                               pool=tiles("B1 B5", profile), strict=True)
+        record, _ = play_round(
+            profile, ["baseline", "baseline"], racks=racks, pool=tiles("B1 B5", profile), strict=True
+        )
         assert (record.opened_turn[0] == 1) is opens
 
 
@@ -122,7 +125,9 @@ def test_wrap_lets_the_baseline_open_with_12_13_1():
     standard = load_profile("standard")
     for profile, size in ((wrap, 4), (standard, 3)):
         racks = racks_worth(profile, "O11 O12 O13 O1 K5", "K1 R2 O4")
-        record, log = play_round(profile, ["baseline", "baseline"], racks=racks, pool=(), strict=True, log=True)
+        record, log = play_round(
+            profile, ["baseline", "baseline"], racks=racks, pool=(), strict=True, log=True
+        )
         assert len(log[0].played) == size
         assert record.tiles_left[0] == 5 - size
 
@@ -135,8 +140,9 @@ def test_play_after_draw_only_where_allowed():
         profile = with_overrides("standard", turn={"play_after_draw": after})
         bot = ScriptBot([Draw(), Play(table("K10 K11 K12", profile), tiles("K10 K11 K12", profile))])
         racks = racks_worth(profile, "K10 K11 R1", "K1 R2 O4")
-        record, _ = play_round(profile, [bot, ScriptBot()], racks=racks, pool=tiles("K12", profile),
-                               strict=not after)
+        record, _ = play_round(
+            profile, [bot, ScriptBot()], racks=racks, pool=tiles("K12", profile), strict=not after
+        )
         assert [v.phase for v in bot.views][:2] == expect_phases
         if after:
             assert record.opened_turn[0] == 1 and record.tiles_left[0] == 1
@@ -145,8 +151,9 @@ def test_play_after_draw_only_where_allowed():
 def test_draw_count():
     profile = with_overrides("standard", turn={"draw_count": 3})
     racks = racks_worth(profile, "K13 R13", "K1 R2 O4")
-    record, _ = play_round(profile, [ScriptBot(), ScriptBot()], racks=racks,
-                           pool=tiles("B1 B3 B5 B7", profile), strict=True)
+    record, _ = play_round(
+        profile, [ScriptBot(), ScriptBot()], racks=racks, pool=tiles("B1 B3 B5 B7", profile), strict=True
+    )
     assert record.tiles_left == (2 + 3, 3 + 1)
 
 
@@ -156,13 +163,22 @@ def test_draw_count():
 def test_take_the_discard_play_and_go_out_by_discarding():
     profile = load_profile("ramino-discard")
     racks = racks_worth(profile, "K10 K11 K12 R5", "K1 R2 O4")
-    bot = ScriptBot([
-        Draw("discard"),
-        Play(table("K10 K11 K12 K13", profile), tiles("K10 K11 K12 K13", profile)),
-        Discard(tiles("R5", profile)[0]),
-    ])
-    record, log = play_round(profile, [bot, ScriptBot()], racks=racks, pool=tiles("B1 B2", profile),
-                             discard=tiles("K13", profile), strict=True, log=True)
+    bot = ScriptBot(
+        [
+            Draw("discard"),
+            Play(table("K10 K11 K12 K13", profile), tiles("K10 K11 K12 K13", profile)),
+            Discard(tiles("R5", profile)[0]),
+        ]
+    )
+    record, log = play_round(
+        profile,
+        [bot, ScriptBot()],
+        racks=racks,
+        pool=tiles("B1 B2", profile),
+        discard=tiles("K13", profile),
+        strict=True,
+        log=True,
+    )
     assert [v.phase for v in bot.views] == ["start", "after_draw", "discard"]
     assert record.end_reason == "out" and record.winner == 0 and record.turns == 1
     assert log[0].actions == ("takes the top discard", "plays after drawing", "discards R5")
@@ -174,9 +190,15 @@ def test_every_discard_turn_ends_with_a_discard():
     first = Play(table("K10 K11 K12", profile), tiles("K10 K11 K12", profile))
     bot = ScriptBot([first, Discard(tiles("B9", profile)[0])])
     states = []
-    record, _ = play_round(profile, [bot, ScriptBot()], racks=racks, pool=tiles("B1 B2 B3", profile),
-                           discard=tiles("O1", profile), strict=True,
-                           observer=lambda s, seat: states.append((list(s.racks[0]), list(s.discard))))
+    record, _ = play_round(
+        profile,
+        [bot, ScriptBot()],
+        racks=racks,
+        pool=tiles("B1 B2 B3", profile),
+        discard=tiles("O1", profile),
+        strict=True,
+        observer=lambda s, seat: states.append((list(s.racks[0]), list(s.discard))),
+    )
     rack_after, discard_after = states[0]
     assert rack_after == list(tiles("R5", profile))
     assert discard_after == list(tiles("O1 B9", profile))
@@ -186,8 +208,9 @@ def test_playing_the_whole_rack_is_a_fault_with_a_discard_pile():
     profile = load_profile("ramino-discard")
     racks = racks_worth(profile, "K10 K11 K12", "K1 R2 O4")
     bot = ScriptBot([Play(table("K10 K11 K12", profile), tiles("K10 K11 K12", profile))])
-    record, _ = play_round(profile, [bot, ScriptBot()], racks=racks, pool=tiles("B1", profile),
-                           discard=tiles("O1", profile))
+    record, _ = play_round(
+        profile, [bot, ScriptBot()], racks=racks, pool=tiles("B1", profile), discard=tiles("O1", profile)
+    )
     assert record.faults[0].rule == "must_keep_discard"
     assert record.faults[0].seat == 0
 
@@ -199,14 +222,28 @@ def test_joker_retrieval_and_reuse_in_play(standard):
     start = table("R4 R5 J", standard)
     racks = racks_worth(standard, "R6 K9 O9 B1", "K1 R2 O4")
     good = Play(table("R4 R5 R6 | K9 O9 J(B9)", standard), tiles("R6 K9 O9", standard))
-    record, log = play_round(standard, [ScriptBot([good]), ScriptBot()], racks=racks, pool=(),
-                             table=start, opened=[True, True], strict=True, log=True)
+    record, log = play_round(
+        standard,
+        [ScriptBot([good]), ScriptBot()],
+        racks=racks,
+        pool=(),
+        table=start,
+        opened=[True, True],
+        strict=True,
+        log=True,
+    )
     assert log[0].actions == ("plays",) and record.tiles_left[0] == 1
     # a freed joker placed with only one rack tile is a fault, and the game goes on
     racks = racks_worth(standard, "R6 B1", "K1 R2 O4")
     bad = Play(table("R4 R5 R6 | K1 K2 K3 J(K4)", standard), tiles("R6", standard))
-    record, _ = play_round(standard, [ScriptBot([bad]), ScriptBot()], racks=racks, pool=(),
-                           table=start + table("K1 K2 K3", standard), opened=[True, True])
+    record, _ = play_round(
+        standard,
+        [ScriptBot([bad]), ScriptBot()],
+        racks=racks,
+        pool=(),
+        table=start + table("K1 K2 K3", standard),
+        opened=[True, True],
+    )
     assert record.faults[0].rule == "joker_rule"
     assert record.tiles_left[0] == 2
 
@@ -240,7 +277,9 @@ def test_an_illegal_move_is_a_fault_naming_the_rule(standard):
 
 def test_wrong_action_kind_is_a_fault(standard):
     racks = racks_worth(standard, "K13 R13", "K1 R2 O4")
-    record, _ = play_round(standard, [ScriptBot([Discard(0)]), ScriptBot()], racks=racks, pool=tiles("B1", standard))
+    record, _ = play_round(
+        standard, [ScriptBot([Discard(0)]), ScriptBot()], racks=racks, pool=tiles("B1", standard)
+    )
     assert record.faults[0].rule == "wrong_action"
 
 
@@ -251,11 +290,15 @@ def test_out_of_budget_penalty_and_best_found():
     penalty = with_overrides("standard", time_limit={"search_budget": 10, "timeout_draw": 2})
     racks = racks_worth(penalty, "K10 K11 K12 R1", "K1 R2 O4")
     pool = tiles("B1 B3 B5", penalty)
-    record, _ = play_round(penalty, [ScriptBot([OutOfBudget()]), ScriptBot()], racks=racks, pool=pool, strict=True)
+    record, _ = play_round(
+        penalty, [ScriptBot([OutOfBudget()]), ScriptBot()], racks=racks, pool=pool, strict=True
+    )
     assert record.timeouts == 1 and record.tiles_left[0] == 6
     best = with_overrides("polish-40", initial_meld={"threshold": 30})
     play = Play(table("K10 K11 K12", best), tiles("K10 K11 K12", best))
-    record, _ = play_round(best, [ScriptBot([OutOfBudget(play)]), ScriptBot()], racks=racks, pool=pool, strict=True)
+    record, _ = play_round(
+        best, [ScriptBot([OutOfBudget(play)]), ScriptBot()], racks=racks, pool=pool, strict=True
+    )
     assert record.timeouts == 1 and record.opened_turn[0] == 1
 
 
@@ -313,6 +356,7 @@ def test_player_count_must_fit_the_profile(standard):
 
 def test_pass_at_the_start_means_draw(standard):
     racks = racks_worth(standard, "K13 R13", "K1 R2 O4")
-    record, _ = play_round(standard, [ScriptBot([Pass()]), ScriptBot()], racks=racks,
-                           pool=tiles("B1", standard), strict=True)
+    record, _ = play_round(
+        standard, [ScriptBot([Pass()]), ScriptBot()], racks=racks, pool=tiles("B1", standard), strict=True
+    )
     assert record.tiles_left[0] == 3

@@ -104,7 +104,10 @@ def test_unknown_key_names_key_file_and_valid_keys(tmp_path):
         ("rack_size: true", ["'rack_size'", "True"]),
         ("tiles:\n  jokers: 7", ["'tiles.jokers'", "7", "less than or equal to 4"]),
         ("runs:\n  wrap: both", ["'runs.wrap'", "'both'", "'none' or 'high_low'"]),
-        ("initial_meld:\n  joker_value: twenty", ["'initial_meld.joker_value'", "'represented' or an integer"]),
+        (
+            "initial_meld:\n  joker_value: twenty",
+            ["'initial_meld.joker_value'", "'represented' or an integer"],
+        ),
         ("discard_pile: 1", ["'discard_pile'", "boolean"]),
         ("time_limit:\n  search_budget: 0", ["'time_limit.search_budget'", "greater than or equal to 1"]),
     ],
@@ -135,7 +138,9 @@ def test_impossible_combinations_are_rejected(tmp_path, text, fragment):
 def test_reachable_thresholds_are_accepted(tmp_path):
     # a single wrap run 2..13,1 is worth 91; 14 rack tiles at best 8x13 + 6x12 = 176
     load_profile(write(tmp_path, "name: x\nextends: standard\ninitial_meld:\n  threshold: 176\n"))
-    load_profile(write(tmp_path, "name: x\nextends: standard\ninitial_meld:\n  threshold: 91\n  sets: single\n"))
+    load_profile(
+        write(tmp_path, "name: x\nextends: standard\ninitial_meld:\n  threshold: 91\n  sets: single\n")
+    )
 
 
 def test_broken_yaml_names_the_line(tmp_path):
@@ -184,7 +189,9 @@ override_strategy = st.fixed_dictionaries(
         "jokers": st.fixed_dictionaries(
             {"reuse": st.sampled_from(["two_rack_tiles", "any"]), "penalty": st.integers(0, 50)}
         ),
-        "end": st.fixed_dictionaries({"pool_empty_winner": st.sampled_from(["fewest_tiles", "lowest_total"])}),
+        "end": st.fixed_dictionaries(
+            {"pool_empty_winner": st.sampled_from(["fewest_tiles", "lowest_total"])}
+        ),
         "first_player": st.sampled_from(["draw_highest", "rotate"]),
     }
 )
