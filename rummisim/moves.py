@@ -269,7 +269,7 @@ def _best_rack_only_value(profile, new_table, played_counts, single: bool) -> in
 # ----- jokers -------------------------------------------------------------------------------
 
 
-def _joker_acceptable(profile: RuleProfile, meld: Meld, face: int) -> frozenset[int]:
+def joker_acceptable(profile: RuleProfile, meld: Meld, face: int) -> frozenset[int]:
     """Faces a table joker may keep, and tiles that may free it."""
     ts = profile.tileset
     numbered = [t for t in meld.tiles if t != ts.joker]
@@ -287,7 +287,7 @@ def _check_jokers(profile, table, new_table, played_counts, *, allow_free: bool)
     ts = profile.tileset
     joker = ts.joker
     old = [
-        (i, face, _joker_acceptable(profile, m, face))
+        (i, face, joker_acceptable(profile, m, face))
         for i, m in enumerate(table)
         for t, face in zip(m.tiles, m.faces, strict=True)
         if t == joker

@@ -1,0 +1,96 @@
+"""Set patterns for move search: every valid set shape with its joker positions.
+
+A pattern is a run window or a group (faces in normal order) plus a mask of the
+positions a joker fills. Only *non-decomposable* patterns are kept: a run that
+can be cut into two valid runs (each with enough tiles and at least two
+numbered tiles) is redundant, because any table using it can use the two
+pieces instead. Without jokers that leaves runs shorter than twice the minimum
+length and every group; jokers add a few longer runs whose jokers cluster so
+that no cut works (``R1 J J R4 R5 R6``).
+
+Built once per profile and cached. Pure; no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+
+import numpy as np
+
+from rummisim.melds import MIN_NUMBERED_TILES, Meld, set_catalogue
+from rummisim.profile import RuleProfile
+
+
+@dataclass(frozen=True)
+class Patterns:
+    """Arrays over patterns ``p``; codes ``c`` are the numbered tile codes."""
+
+    faces: tuple[tuple[int, ...], ...]
+    jokers: tuple[tuple[bool, ...], ...]
+    numbered: np.ndarray  # (P, C) numbered tiles the pattern needs
+    joker_faces: np.ndarray  # (P, C) joker slots by the face they stand for
+    n_jokers: np.ndarray  # (P,)
+    opening_value: np.ndarray  # (P,) worth toward the initial meld
+    is_run: np.ndarray  # (P,) bool
+
+    def meld(self, index: int, joker: int) -> Meld:
+        faces = self.faces[index]
+        tiles = tuple(joker if j else f for f, j in zip(faces, self.jokers[index], strict=True))
+        return Meld(tiles, faces)
+
+
+def _decomposable(mask: tuple[bool, ...], min_length: int) -> bool:
+    """Can a run with this joker mask be cut into two runs that are each valid?"""
+    n = len(mask)
+    for cut in range(min_length, n - min_length + 1):
+        left = cut - sum(mask[:cut])
+        right = (n - cut) - sum(mask[cut:])
+        if left >= MIN_NUMBERED_TILES and right >= MIN_NUMBERED_TILES:
+            return True
+    return False
+
+
+@lru_cache(maxsize=32)
+def set_patterns(profile: RuleProfile) -> Patterns:
+    """All non-decomposable set patterns of a profile (cached)."""
+    ts = profile.tileset
+    cat = set_catalogue(profile)
+    max_jokers = ts.jokers
+    faces_out: list[tuple[int, ...]] = []
+    masks_out: list[tuple[bool, ...]] = []
+    runs_out: list[bool] = []
+    for faces, kind in zip(cat.faces, cat.kinds, strict=True):
+        n = len(faces)
+        for j in range(0, min(max_jokers, n - MIN_NUMBERED_TILES) + 1):
+            for positions in combinations(range(n), j):
+                mask = tuple(i in positions for i in range(n))
+                if kind == "run" and _decomposable(mask, profile.runs.min_length):
+                    continue
+                faces_out.append(faces)
+                masks_out.append(mask)
+                runs_out.append(kind == "run")
+    n_patterns = len(faces_out)
+    numbered = np.zeros((n_patterns, ts.joker), dtype=np.int64)
+    joker_faces = np.zeros((n_patterns, ts.joker), dtype=np.int64)
+    opening = np.zeros(n_patterns, dtype=np.int64)
+    for p, (faces, mask) in enumerate(zip(faces_out, masks_out, strict=True)):
+        for f, is_joker in zip(faces, mask, strict=True):
+            if is_joker:
+                joker_faces[p, f] += 1
+                opening[p] += profile.joker_opening_value(ts.value_of(f))
+            else:
+                numbered[p, f] += 1
+                opening[p] += ts.value_of(f)
+    for arr in (numbered, joker_faces, opening):
+        arr.setflags(write=False)
+    return Patterns(
+        faces=tuple(faces_out),
+        jokers=tuple(masks_out),
+        numbered=numbered,
+        joker_faces=joker_faces,
+        n_jokers=joker_faces.sum(axis=1),
+        opening_value=opening,
+        is_run=np.array(runs_out),
+    )

@@ -1,0 +1,87 @@
+"""The move solver: the best play for a rack against a table under a profile.
+
+``solve(rack, table, profile, initial=..., objective=..., rearrange=...)`` returns a
+``Solution``: the rack tiles to play, the full new table (each joker with its
+face), the number and value of the tiles placed, and whether the result is a
+proven optimum. Every solution passes ``moves.validate_move``.
+
+Modes: turn mode rearranges the whole table; ``initial=True`` makes the initial
+meld (rack tiles only, at least the threshold; with ``may_touch_table`` the same
+move may also rearrange the table); ``rearrange=False`` only builds new sets
+from the rack and adds tiles to table sets without breaking them.
+
+``budget`` (default: the profile's ``time_limit.search_budget``) bounds the
+search in branch-and-bound nodes, never wall time, so results stay
+reproducible; a search cut short returns its best play with ``proven=False``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rummisim.melds import Meld, parse_table
+from rummisim.profile import RuleProfile
+from rummisim.solver_milp import solve_milp
+from rummisim.tiles import parse_tiles
+
+OBJECTIVES = ("tiles", "value")
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """A play: ``played`` rack tiles and the whole ``table`` after it.
+
+    ``played == ()`` means there is no legal play (e.g. the opening threshold
+    cannot be met); ``table`` is then the unchanged table.
+    """
+
+    played: tuple[int, ...]
+    table: tuple[Meld, ...]
+    tiles_placed: int
+    value_placed: int
+    proven: bool
+    nodes: int = 0
+
+    @property
+    def is_play(self) -> bool:
+        return bool(self.played)
+
+
+def placed_value(played, profile: RuleProfile) -> int:
+    """Points a play sheds from the rack (a joker counts its rack penalty)."""
+    ts = profile.tileset
+    return sum(profile.jokers.penalty if t == ts.joker else ts.value_of(t) for t in played)
+
+
+def solve(
+    rack,
+    table,
+    profile: RuleProfile,
+    *,
+    initial: bool = False,
+    objective: str = "tiles",
+    rearrange: bool = True,
+    budget: int | None = None,
+) -> Solution:
+    """The best play (see the module docstring). ``rack`` and ``table`` may be codes and
+    melds or text (``"R4 J B9"``, ``"R1 R2 R3 | K5 O5 B5"``)."""
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    if isinstance(rack, str):
+        rack = parse_tiles(rack, profile.tileset)
+    if isinstance(table, str):
+        table = parse_table(table, profile)
+    rack, table = tuple(int(t) for t in rack), tuple(table)
+    if budget is None:
+        budget = profile.time_limit.search_budget
+    result = solve_milp(
+        rack, table, profile, initial=initial, objective=objective, rearrange=rearrange, node_limit=budget
+    )
+    return Solution(
+        played=result.played,
+        table=result.table,
+        tiles_placed=len(result.played),
+        value_placed=placed_value(result.played, profile),
+        proven=result.proven,
+        nodes=result.nodes,
+    )
