@@ -246,7 +246,7 @@ def solve_milp(
             for t, face in zip(meld.tiles, meld.faces, strict=True):
                 if t == joker:
                     joker_list.append((mi, face, joker_acceptable(profile, meld, face)))
-        for k, (_, face, ok) in enumerate(joker_list):
+        for k, (_, _face, ok) in enumerate(joker_list):
             row = {}
             for f in sorted(ok):
                 v = model.var(0, 1)
