@@ -1,4 +1,4 @@
-"""Command line: ``rummisim play | profiles``.
+"""Command line: ``rummisim play | solve | profiles``.
 
 Bad input (a broken profile, an unknown bot, a bad tile) prints one line,
 ``rummisim: error: ...``, on stderr and exits with status 2, never a traceback.
@@ -7,14 +7,18 @@ Bad input (a broken profile, an unknown bot, a bad tile) prints one line,
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 
+import numpy as np
+
 from rummisim.bots import BOTS, BotError
 from rummisim.engine import GameRecord, play_game
-from rummisim.melds import format_table
+from rummisim.melds import format_meld, format_table, parse_table, table_tiles
 from rummisim.profile import ProfileError, RuleProfile, builtin_profiles, load_profile
-from rummisim.tiles import TileError, format_tiles
+from rummisim.solver import OBJECTIVES, Solution, solve
+from rummisim.tiles import TileError, format_tiles, parse_tiles
 
 EXIT_USAGE = 2
 
@@ -38,6 +42,27 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--seed", type=int, default=0, help="game seed (same seed, same game)")
     play.add_argument("--quiet", action="store_true", help="print only the final scores")
+
+    solve_cmd = sub.add_parser(
+        "solve",
+        help="the best play for a rack against a table",
+        description="Print the best play for a rack against a table, and the new table. "
+        "Tiles: K black, R red, O orange, B blue, then the value (R7, K13); J is a joker. "
+        "A table is sets separated by '|', a joker optionally with its tile: 'R1 R2 R3 | K5 O5 J(B5)'.",
+    )
+    solve_cmd.add_argument("--profile", default="standard", help="built-in profile name or YAML path")
+    solve_cmd.add_argument("--table", default="", help="the sets on the table, e.g. 'R1 R2 R3 | K5 O5 B5'")
+    solve_cmd.add_argument("--rack", required=True, help="the rack tiles, e.g. 'R4 J B9'")
+    solve_cmd.add_argument(
+        "--initial", action="store_true", help="the player has not made the initial meld yet"
+    )
+    solve_cmd.add_argument(
+        "--objective",
+        choices=OBJECTIVES,
+        default="tiles",
+        help="tiles: most rack tiles placed, then most points; value: most points, then most tiles",
+    )
+    solve_cmd.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
     profiles = sub.add_parser("profiles", help="list, show or validate rule profiles")
     psub = profiles.add_subparsers(dest="profiles_command", required=True)
@@ -110,6 +135,80 @@ def format_game(record: GameRecord, profile: RuleProfile, seed: int) -> str:
     return "\n".join(lines)
 
 
+def _cmd_solve(args: argparse.Namespace) -> None:
+    profile = load_profile(args.profile)
+    try:
+        table = parse_table(args.table, profile)
+    except TileError as exc:
+        raise CliError(f"--table: {exc}") from None
+    try:
+        rack = parse_tiles(args.rack, profile.tileset)
+    except TileError as exc:
+        raise CliError(f"--rack: {exc}") from None
+    if not rack:
+        raise CliError("--rack: give at least one tile (a player with an empty rack has gone out)")
+    _check_tile_counts(table_tiles(table), rack, profile)
+    solution = solve(rack, table, profile, initial=args.initial, objective=args.objective)
+    if args.json:
+        print(json.dumps(solution_json(solution, profile)))
+    else:
+        print(format_solution(solution, table, rack, profile, initial=args.initial, objective=args.objective))
+
+
+def _check_tile_counts(table: list[int], rack: tuple[int, ...], profile: RuleProfile) -> None:
+    """Refuse a position holding more copies of a tile than the profile's tile set has."""
+    ts = profile.tileset
+    held = ts.counts(list(table) + list(rack))
+    over = np.flatnonzero(held > ts.full_counts())
+    if over.size:
+        code = int(over[0])
+        limit = ts.jokers if code == ts.joker else ts.copies
+        raise CliError(
+            f"the table and rack hold {held[code]} x {ts.format_tile(code)}, "
+            f"but profile {profile.name!r} has only {limit}"
+        )
+
+
+def solution_json(solution: Solution, profile: RuleProfile) -> dict:
+    """The ``solve --json`` object: counts, tiles played, the new table (jokers as ``J(R7)``),
+    and whether the play is a proven optimum."""
+    ts = profile.tileset
+    return {
+        "tiles_placed": solution.tiles_placed,
+        "value_placed": solution.value_placed,
+        "played": [ts.format_tile(t) for t in sorted(solution.played)],
+        "table": [format_meld(m, ts) for m in solution.table],
+        "proven": solution.proven,
+    }
+
+
+def format_solution(
+    solution: Solution, table, rack, profile: RuleProfile, *, initial: bool, objective: str
+) -> str:
+    """A readable account of a solved position."""
+    ts = profile.tileset
+    mode = "initial meld" if initial else "turn"
+    lines = [
+        f"profile {profile.name}, {mode}, objective {objective}",
+        f"table:     {format_table(table, ts)}",
+        f"rack:      {format_tiles(sorted(rack), ts) or '(empty)'}",
+    ]
+    if solution.is_play:
+        lines.append(f"play:      {format_tiles(sorted(solution.played), ts)}")
+        lines.append(f"new table: {format_table(solution.table, ts)}")
+    else:
+        why = (
+            f"the initial meld cannot reach {profile.initial_meld.threshold} points with this rack"
+            if initial
+            else "no rack tile can be placed"
+        )
+        lines.append(f"play:      no play ({why}); draw instead")
+        lines.append(f"new table: {format_table(solution.table, ts)} (unchanged)")
+    proven = "proven optimal" if solution.proven else "NOT proven optimal (the search budget ran out)"
+    lines.append(f"placed {solution.tiles_placed} tile(s) worth {solution.value_placed} point(s); {proven}")
+    return "\n".join(lines)
+
+
 def _cmd_profiles(args: argparse.Namespace) -> None:
     if args.profiles_command == "list":
         for name in builtin_profiles():
@@ -128,6 +227,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "play":
             _cmd_play(args)
+        elif args.command == "solve":
+            _cmd_solve(args)
         else:
             _cmd_profiles(args)
     except (ProfileError, BotError, TileError, CliError) as exc:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rummisim.melds import Meld, parse_table
+from rummisim.moves import IllegalMove, validate_move
 from rummisim.profile import RuleProfile
 from rummisim.solver_milp import solve_milp
 from rummisim.tiles import parse_tiles
@@ -53,6 +54,14 @@ def placed_value(played, profile: RuleProfile) -> int:
     return sum(profile.jokers.penalty if t == ts.joker else ts.value_of(t) for t in played)
 
 
+def _is_legal(profile, table, rack, result, *, opened: bool) -> bool:
+    try:
+        validate_move(profile, table, rack, result.table, result.played, opened=opened)
+    except IllegalMove:
+        return False
+    return True
+
+
 def solve(
     rack,
     table,
@@ -74,9 +83,12 @@ def solve(
     rack, table = tuple(int(t) for t in rack), tuple(table)
     if budget is None:
         budget = profile.time_limit.search_budget
-    result = solve_milp(
-        rack, table, profile, initial=initial, objective=objective, rearrange=rearrange, node_limit=budget
-    )
+    options = dict(initial=initial, objective=objective, rearrange=rearrange, node_limit=budget)
+    result = solve_milp(rack, table, profile, **options)
+    if result.played and not _is_legal(profile, table, rack, result, opened=not initial):
+        # the aggregated joker model can, rarely, decode into sets the engine refuses;
+        # the pattern formulation places every joker explicitly and is exact
+        result = solve_milp(rack, table, profile, formulation="patterns", **options)
     return Solution(
         played=result.played,
         table=result.table,

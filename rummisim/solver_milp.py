@@ -25,13 +25,14 @@ against, and it is itself exact.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_array
 
-from rummisim.melds import Meld, _run_positions, face_kind
+from rummisim.melds import MIN_NUMBERED_TILES, Meld, _run_positions, face_kind, set_catalogue
 from rummisim.moves import joker_acceptable
 from rummisim.patterns import set_patterns
 from rummisim.profile import RuleProfile
@@ -180,8 +181,13 @@ def solve_milp(
     objective: str,
     rearrange: bool,
     node_limit: int | None = None,
+    formulation: str = "windows",
 ) -> MilpResult:
-    """Best move (see module docstring); ``played == ()`` means no legal play exists."""
+    """Best move (see module docstring); ``played == ()`` means no legal play exists.
+
+    ``formulation="windows"`` (fast) has one integer per set window plus joker counts
+    per face; ``"patterns"`` has one integer per set pattern with fixed joker places
+    (more symmetric, slower, kept as a cross-check)."""
     ts = profile.tileset
     n_codes = ts.joker
     joker = ts.joker
@@ -216,17 +222,27 @@ def solve_milp(
                 numbered_rows[f][var] = numbered_rows[f].get(var, 0) + 1
 
     # -- free sets (x), filtered by availability
-    fits = np.all(pats.numbered <= avail, axis=1) & (pats.n_jokers <= t_jokers + r_jokers)
-    if not rearranging:
-        fits &= np.all(pats.numbered <= r, axis=1) & (pats.n_jokers <= r_jokers)
     x_vars: dict[int, int] = {}
-    for p in np.flatnonzero(fits):
-        need = pats.numbered[p]
-        codes = np.flatnonzero(need)
-        bound = int(np.min(avail[codes] // need[codes])) if codes.size else 4
-        var = model.var(0, bound)
-        x_vars[p] = var
-        add_column(var, pats.faces[p], pats.jokers[p])
+    window_cols: list[_Window] = []
+    total_jokers = t_jokers + r_jokers
+    if formulation == "windows":
+        source = r if not rearranging else avail
+        joker_cap = r_jokers if not rearranging else total_jokers
+        for faces in _windows(profile):
+            window = _add_window(model, faces, source, joker_cap, numbered_rows, joker_row, slot_rows)
+            if window is not None:
+                window_cols.append(window)
+    else:
+        fits = np.all(pats.numbered <= avail, axis=1) & (pats.n_jokers <= total_jokers)
+        if not rearranging:
+            fits &= np.all(pats.numbered <= r, axis=1) & (pats.n_jokers <= r_jokers)
+        for p in np.flatnonzero(fits):
+            need = pats.numbered[p]
+            codes = np.flatnonzero(need)
+            bound = int(np.min(avail[codes] // need[codes])) if codes.size else 4
+            var = model.var(0, bound)
+            x_vars[p] = var
+            add_column(var, pats.faces[p], pats.jokers[p])
 
     # -- rack tiles placed (y)
     y_vars = {
@@ -285,16 +301,23 @@ def solve_milp(
     # -- the initial meld in a turn that may also touch the table (o)
     if initial:
         o_row, value_row = {}, {}
-        rack_fit = np.all(pats.numbered <= r, axis=1) & (pats.n_jokers <= r_jokers)
-        for p in np.flatnonzero(rack_fit):
-            v = model.var(0, 4)
-            o_row[v] = 1
-            value_row[v] = float(pats.opening_value[p])
-            add_column(v, pats.faces[p], pats.jokers[p])
-            for f in np.flatnonzero(pats.numbered[p]):
-                rack_use[int(f)][v] = float(pats.numbered[p][f])
-            if pats.n_jokers[p]:
-                rack_joker_use[v] = float(pats.n_jokers[p])
+        for faces in _windows(profile):
+            window = _add_window(model, faces, r, r_jokers, numbered_rows, joker_row, slot_rows)
+            if window is None:
+                continue
+            window = replace(window, is_opening=True)
+            window_cols.append(window)
+            o_row[window.x] = 1
+            for f, jv in zip(faces, window.jokers, strict=True):
+                value = ts.value_of(f)
+                value_row[window.x] = value_row.get(window.x, 0) + value
+                rack_use[f][window.x] = rack_use[f].get(window.x, 0) + 1
+                if jv is not None:
+                    rack_use[f][jv] = rack_use[f].get(jv, 0) - 1
+                    rack_joker_use[jv] = 1
+                    extra = profile.joker_opening_value(value) - value
+                    if extra:
+                        value_row[jv] = extra
         if profile.initial_meld.sets == "single":
             model.add(o_row, 1, 1)
         model.add(value_row, profile.initial_meld.threshold, np.inf)
@@ -328,7 +351,43 @@ def solve_milp(
                 support[w] = 1
                 rack_joker_use[w] = 1
             model.add({**support, h: -2}, 0, np.inf)
+        for window in window_cols:
+            if window.is_opening or not any(j is not None for j in window.jokers):
+                continue
+            h = model.var(0, window.bound)
+            model.add({h: 1, window.x: -1}, -np.inf, 0)
+            e_of_host = {}
+            support = {}
+            for f, jv in zip(window.faces, window.jokers, strict=True):
+                e = None
+                if jv is not None:
+                    e = model.var(0, window.bound)
+                    e_of_host[e] = 1
+                    e_total[e] = 1
+                    model.add({e: 1, jv: -1}, -np.inf, 0)
+                    model.add({e: 1, h: -1}, -np.inf, 0)
+                    keep_face_rows[f][e] = 1
+                if r[f] > 0:
+                    w = model.var(0, window.bound)
+                    model.add({w: 1, h: -1, **({e: 1} if e is not None else {})}, -np.inf, 0)
+                    support[w] = 1
+                    rack_use[f][w] = 1
+            if r_jokers:
+                w = model.var(0, 4 * window.bound)
+                jokers_in = {jv: -1 for jv in window.jokers if jv is not None}
+                model.add({w: 1, **jokers_in, **e_of_host}, -np.inf, 0)
+                support[w] = 1
+                rack_joker_use[w] = 1
+            model.add({**e_of_host, h: -1}, 0, np.inf)
+            model.add({**support, h: -2}, 0, np.inf)
         model.add({**e_total, **{u: -1 for u in free_vars}}, 0, 0)
+
+    # -- with a discard pile a play must leave a tile to discard
+    if profile.discard_pile:
+        placed = {v: 1 for v in y_vars.values()}
+        if y_joker is not None:
+            placed[y_joker] = 1
+        model.add(placed, 0, len(rack) - 1)
 
     # -- balances
     for c in range(n_codes):
@@ -344,12 +403,12 @@ def solve_milp(
     for f, keeps in keep_face_rows.items():
         model.add({**keeps, **{v: -c for v, c in slot_rows.get(f, {}).items()}}, -np.inf, 0)
     for c, uses in rack_use.items():
-        model.add({**uses, y_vars[c]: -1}, -np.inf, 0)
+        model.add({**uses, **({y_vars[c]: -1} if c in y_vars else {})}, -np.inf, 0)
     if rack_joker_use:
         model.add({**rack_joker_use, y_joker: -1}, -np.inf, 0)
 
     res = model.solve(node_limit)
-    return _decode(res, model, columns, y_vars, y_joker, joker, table)
+    return _decode(res, columns, window_cols, y_vars, y_joker, joker, table)
 
 
 def _rack_only(pats, profile, r, r_jokers, table, objective, node_limit) -> MilpResult:
@@ -380,6 +439,8 @@ def _rack_only(pats, profile, r, r_jokers, table, objective, node_limit) -> Milp
     model.add(jrow, 0, r_jokers)
     model.add(o_row, 1, 1 if profile.initial_meld.sets == "single" else np.inf)
     model.add(value_row, profile.initial_meld.threshold, np.inf)
+    if profile.discard_pile:
+        model.add({v: float(len(faces)) for v, faces, _ in columns}, 0, int(r.sum()) + r_jokers - 1)
     res = model.solve(node_limit)
     if res.x is None:
         return MilpResult(tuple(table), (), res.status != 1, _nodes(res))
@@ -396,7 +457,7 @@ def _nodes(res) -> int:
     return int(getattr(res, "mip_node_count", 0) or 0)
 
 
-def _decode(res, model, columns, y_vars, y_joker, joker, table) -> MilpResult:
+def _decode(res, columns, window_cols, y_vars, y_joker, joker, table) -> MilpResult:
     if res.x is None:
         return MilpResult(tuple(table), (), res.status != 1, _nodes(res))
     x = np.round(res.x).astype(np.int64)
@@ -411,4 +472,68 @@ def _decode(res, model, columns, y_vars, y_joker, joker, table) -> MilpResult:
     for var, faces, mask in columns:
         for _ in range(int(x[var])):
             melds.append(Meld(tuple(joker if j else f for f, j in zip(faces, mask, strict=True)), faces))
+    for window in window_cols:
+        copies = int(x[window.x])
+        if not copies:
+            continue
+        counts = [0 if jv is None else int(x[jv]) for jv in window.jokers]
+        masks = [[False] * len(window.faces) for _ in range(copies)]
+        load = [0] * copies
+        # spread each face's jokers over the copies holding the fewest so far
+        for i in sorted(range(len(counts)), key=lambda i: -counts[i]):
+            for copy in sorted(range(copies), key=lambda k: (load[k], k))[: counts[i]]:
+                masks[copy][i] = True
+                load[copy] += 1
+        for mask in masks:
+            tiles = tuple(joker if j else f for f, j in zip(window.faces, mask, strict=True))
+            melds.append(Meld(tiles, window.faces))
     return MilpResult(tuple(melds), tuple(sorted(played)), res.status == 0, _nodes(res))
+
+
+@dataclass(frozen=True)
+class _Window:
+    faces: tuple[int, ...]
+    x: int
+    jokers: tuple[int | None, ...]  # joker-count variable per face (None: no jokers there)
+    bound: int
+    is_opening: bool = False
+
+
+@lru_cache(maxsize=32)
+def _windows(profile: RuleProfile) -> tuple[tuple[int, ...], ...]:
+    """Set windows up to the longest non-decomposable pattern."""
+    longest = max(len(f) for f in set_patterns(profile).faces)
+    return tuple(f for f in set_catalogue(profile).faces if len(f) <= longest)
+
+
+def _add_window(model, faces, source, joker_cap, numbered_rows, joker_row, slot_rows):
+    """Add ``x`` copies of a set window with ``j_f`` of its faces filled by jokers.
+
+    Each copy needs two numbered tiles: (len - 2) x - sum j >= 0; spreading the
+    jokers evenly over the copies then gives every copy at most len - 2 of them.
+    """
+    have = [int(source[f]) for f in faces]
+    present = sum(1 for h in have if h > 0)
+    if present < MIN_NUMBERED_TILES or len(faces) - present > joker_cap:
+        return None
+    bound = max(1, min(min(h + joker_cap for h in have), sum(have) // MIN_NUMBERED_TILES))
+    x = model.var(0, bound)
+    jokers = []
+    size_row = {x: float(len(faces) - MIN_NUMBERED_TILES)}
+    for f, h in zip(faces, have, strict=True):
+        numbered_rows[f][x] = numbered_rows[f].get(x, 0) + 1
+        if joker_cap:
+            j = model.var(0, bound)
+            model.add({j: 1, x: -1}, -np.inf, 0)
+            if h == 0:  # no tile to place here: every copy uses a joker
+                model.add({j: 1, x: -1}, 0, 0)
+            numbered_rows[f][j] = numbered_rows[f].get(j, 0) - 1
+            joker_row[j] = 1
+            slot_rows[f][j] = 1
+            size_row[j] = -1.0
+            jokers.append(j)
+        else:
+            jokers.append(None)
+    if joker_cap:
+        model.add(size_row, 0, np.inf)
+    return _Window(tuple(faces), x, tuple(jokers), bound)

@@ -1,8 +1,14 @@
 """Bot registry: names -> bot classes, each with typed, validated parameters.
 
-A bot is configured by a name (``"baseline"``) or a mapping
-``{name: baseline, params: {...}}``. Every bot gets its own seeded
+A bot is configured by a name (``"greedy"``) or a mapping
+``{name: conservative, params: {...}}``. Every bot gets its own seeded
 ``numpy.random.Generator`` and must be deterministic given it.
+
+Bots (each documented in its class docstring): ``baseline`` (simple, no
+solver), ``random`` (a uniformly chosen simple move), ``beginner`` (solver
+without rearrangement), ``greedy`` (most tiles), ``value`` (most points) and
+``conservative`` (holds tiles back; parameters ``keep_jokers``, ``min_play``,
+``dump_at``, ``open_margin``).
 """
 
 from __future__ import annotations
@@ -14,10 +20,15 @@ import numpy as np
 
 from rummisim.bots.base import Bot, BotError
 from rummisim.bots.baseline import BaselineBot
+from rummisim.bots.beginner import BeginnerBot
+from rummisim.bots.conservative import ConservativeBot
+from rummisim.bots.greedy import GreedyBot
+from rummisim.bots.random_bot import RandomBot
+from rummisim.bots.value import ValueBot
 from rummisim.profile import RuleProfile
 
 BOTS: dict[str, type[Bot]] = {
-    BaselineBot.name: BaselineBot,
+    cls.name: cls for cls in (BaselineBot, RandomBot, BeginnerBot, GreedyBot, ValueBot, ConservativeBot)
 }
 
 
@@ -38,4 +49,15 @@ def make_bot(spec: str | Mapping[str, Any], profile: RuleProfile, rng: np.random
     return cls(profile, rng, cls.validate_params(params))
 
 
-__all__ = ["BOTS", "Bot", "BotError", "BaselineBot", "make_bot"]
+__all__ = [
+    "BOTS",
+    "BaselineBot",
+    "BeginnerBot",
+    "Bot",
+    "BotError",
+    "ConservativeBot",
+    "GreedyBot",
+    "RandomBot",
+    "ValueBot",
+    "make_bot",
+]

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-import numpy as np
-
 from rummisim.bots.base import Bot
+from rummisim.bots.candidates import rack_sets
 from rummisim.engine import TurnView
-from rummisim.melds import Meld, extension_faces, make_meld, meld_opening_value, set_catalogue
+from rummisim.melds import Meld, extension_faces, make_meld, meld_opening_value
 from rummisim.moves import Action, Discard, Draw, Pass, Play
 
 SEARCH_NODES = 3000
@@ -77,17 +74,7 @@ class BaselineBot(Bot):
 
     def rack_sets(self, rack: list[int]) -> list[Meld]:
         """Minimal sets (runs of length < 2 x min, groups) the rack can build, <= 1 joker each."""
-        ts = self.profile.tileset
-        faces, matrix, sizes = _minimal_sets(self.profile)
-        counts = np.bincount(np.asarray(rack, dtype=np.int64), minlength=ts.n_codes)
-        have = counts[: ts.joker]
-        need = np.maximum(matrix - have, 0).sum(axis=1)
-        ok = (need <= min(int(counts[ts.joker]), 1)) & (sizes - need >= 2)
-        melds = []
-        for i in np.flatnonzero(ok):
-            # catalogue faces are already in normal order, so the Meld is built directly
-            melds.append(Meld(tuple(f if have[f] > 0 else ts.joker for f in faces[i]), faces[i]))
-        return melds
+        return rack_sets(rack, self.profile)
 
     def _best_opening(self, candidates: list[Meld], rack: list[int]) -> list[Meld]:
         profile = self.profile
@@ -115,14 +102,6 @@ class BaselineBot(Bot):
         loose = [t for t in numbered if t not in in_sets]
         pick_from = loose or numbered or list(rack)
         return max(pick_from, key=lambda t: (ts.face_values[t], t))
-
-
-@lru_cache(maxsize=64)
-def _minimal_sets(profile) -> tuple[list[tuple[int, ...]], np.ndarray, np.ndarray]:
-    cat = set_catalogue(profile)
-    index = np.flatnonzero(cat.minimal)
-    matrix = cat.matrix[index].astype(np.int64)
-    return [cat.faces[i] for i in index], matrix, matrix.sum(axis=1)
 
 
 def _search(scored: list[tuple[int, Meld]], rack: list[int]) -> list[Meld]:

@@ -1,0 +1,97 @@
+"""The conservative bot: holds tiles back until a play is worth it."""
+
+from __future__ import annotations
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from rummisim.bots.search import SearchBot
+from rummisim.engine import TurnView
+from rummisim.profile import ProfileError, RuleProfile, profile_from_dict
+from rummisim.solver import Solution
+
+
+class ConservativeParams(BaseModel):
+    """Parameters of ``conservative`` (``{name: conservative, params: {...}}``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    keep_jokers: bool = True
+    min_play: int = Field(default=1, ge=1)
+    dump_at: int = Field(default=0, ge=0)
+    open_margin: int = Field(default=0, ge=0)
+
+
+class ConservativeBot(SearchBot):
+    """Plays the most tiles, but holds tiles back while it can afford to.
+
+    Parameters:
+
+    - ``keep_jokers`` (default true): it keeps the jokers on its rack: it plays
+      the best play of its other tiles, unless the best play with the jokers
+      goes out.
+    - ``min_play`` (default 1): it plays only when the play places at least
+      ``min_play`` rack tiles or goes out; otherwise it draws.
+    - ``dump_at`` (default 0, off): when any opponent holds ``dump_at`` tiles or
+      fewer, it drops every hold and plays the play that sheds the most points
+      (``objective="value"``), as the round may end soon.
+    - ``open_margin`` (default 0): it makes its initial meld only when the
+      opening is worth at least the threshold plus ``open_margin`` (it searches
+      under the profile with that higher threshold, so the move is legal under
+      the real one).
+
+    "Goes out" means the play empties the rack (in the discard-pile variant, all
+    but the tile it then discards). Once the pool is empty nothing is gained by
+    waiting, so every hold is dropped and it plays the most tiles it can.
+    Otherwise it plays like ``greedy`` (``objective="tiles"``, full
+    rearrangement). Shared phase, discard-pile and budget handling:
+    ``rummisim.bots.search``. Deterministic; it does not use its random generator.
+    """
+
+    name = "conservative"
+    Params = ConservativeParams
+    objective = "tiles"
+
+    def __init__(self, profile: RuleProfile, rng: np.random.Generator, params: BaseModel):
+        super().__init__(profile, rng, params)
+        self.opening_profile = _with_higher_threshold(profile, self.params.open_margin)
+
+    def choose(self, view: TurnView) -> Solution | None:
+        params = self.params
+        if self.dumping(view):
+            return self.search(view, view.rack, "value")
+        if view.pool_size == 0:
+            return self.search(view, view.rack, "tiles")
+        profile = self.profile if view.opened else self.opening_profile
+        if profile is None:  # no rack can reach threshold + open_margin
+            return None
+        best = self.search(view, view.rack, "tiles", profile)
+        if best is None or not best.is_play or self.goes_out(view, best):
+            return best
+        joker = self.profile.tileset.joker
+        if params.keep_jokers and joker in view.rack:
+            best = self.search(view, [t for t in view.rack if t != joker], "tiles", profile)
+            if best is None or not best.is_play:
+                return None
+        return best if best.tiles_placed >= params.min_play or self.goes_out(view, best) else None
+
+    def dumping(self, view: TurnView) -> bool:
+        """Is some opponent within ``dump_at`` tiles of going out?"""
+        limit = self.params.dump_at
+        return limit > 0 and any(
+            size <= limit for seat, size in enumerate(view.rack_sizes) if seat != view.seat
+        )
+
+
+def _with_higher_threshold(profile: RuleProfile, margin: int) -> RuleProfile | None:
+    """The profile with ``initial_meld.threshold`` raised by ``margin`` (``None`` if no
+    rack could reach it)."""
+    if margin == 0:
+        return profile
+    data = profile.to_dict()
+    data["name"] = f"{profile.name}+open_margin{margin}"
+    data["initial_meld"] = {**data["initial_meld"], "threshold": profile.initial_meld.threshold + margin}
+    try:
+        return profile_from_dict(data, f"<conservative open_margin={margin}>")
+    except ProfileError:
+        return None

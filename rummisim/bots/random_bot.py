@@ -1,0 +1,76 @@
+"""The random bot: a uniformly chosen simple legal move (module not named ``random``
+so that it can never shadow the standard library's)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rummisim.bots.base import Bot
+from rummisim.bots.candidates import extension_plays, fits, opening_value, rack_sets
+from rummisim.engine import TurnView
+from rummisim.melds import Meld
+from rummisim.moves import Action, Discard, Draw, Pass, Play
+
+
+class RandomBot(Bot):
+    """Picks uniformly at random among simple legal moves.
+
+    The options it draws from, each equally likely:
+
+    - after its initial meld: every new set the rack can build on its own (runs
+      shorter than twice the minimum length, groups, at most one joker each),
+      and every single rack tile added to one end of a table run or to a group
+      that lacks its colour;
+    - before it: every single rack set worth the opening threshold, and (when
+      the profile allows several sets) one opening made by taking rack sets in
+      a random order while they fit, if it reaches the threshold;
+    - ``Draw()`` (in the ``start`` phase; also ``Draw("discard")`` when there is
+      a discard pile) or ``Pass()`` (after drawing).
+
+    It never rearranges the table. With a discard pile it only considers plays
+    that leave a tile on the rack, and discards a uniformly chosen rack tile.
+    All choices use its seeded generator, so it is deterministic given it.
+    """
+
+    name = "random"
+
+    def act(self, view: TurnView) -> Action:
+        rack = view.rack
+        if view.phase == "discard":
+            return Discard(rack[int(self.rng.integers(len(rack)))])
+        options: list[Action] = list(self.plays(view))
+        if self.profile.discard_pile:
+            options = [o for o in options if len(o.played) < len(rack)]
+        if view.phase == "start":
+            options.append(Draw())
+            if self.profile.discard_pile and view.discard_top is not None:
+                options.append(Draw("discard"))
+        else:
+            options.append(Pass())
+        return options[int(self.rng.integers(len(options)))]
+
+    def plays(self, view: TurnView) -> list[Play]:
+        sets = rack_sets(view.rack, self.profile)
+        if view.opened:
+            new_sets = [Play((*view.table, meld), meld.tiles) for meld in sets]
+            return new_sets + extension_plays(view.table, view.rack, self.profile)
+        return [
+            Play((*view.table, *melds), tuple(t for m in melds for t in m.tiles))
+            for melds in self.openings(view, sets)
+        ]
+
+    def openings(self, view: TurnView, sets: list[Meld]) -> list[list[Meld]]:
+        profile = self.profile
+        threshold = profile.initial_meld.threshold
+        openings = [[meld] for meld in sets if opening_value([meld], profile) >= threshold]
+        if profile.initial_meld.sets == "any" and sets:
+            left = Counter(view.rack)
+            chosen: list[Meld] = []
+            for index in self.rng.permutation(len(sets)):
+                meld = sets[int(index)]
+                if fits(meld.tiles, left):
+                    left.subtract(meld.tiles)
+                    chosen.append(meld)
+            if len(chosen) > 1 and opening_value(chosen, profile) >= threshold:
+                openings.append(chosen)
+        return openings

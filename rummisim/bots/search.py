@@ -1,0 +1,168 @@
+"""Turn logic shared by the bots that use the move solver (beginner, greedy, value,
+conservative): phases, the initial meld, the discard pile and the search budget.
+
+A subclass says what to look for by overriding ``choose(view)`` (or just the
+class attributes ``objective`` and ``rearrange``); ``SearchBot`` turns the answer
+into a legal action for every phase and profile:
+
+- ``start``: the chosen play, else a draw (in the discard-pile variant it takes
+  the top discard when that tile lets it play this turn, or, without play after
+  drawing, when it completes a set in the rack);
+- ``after_draw``: the chosen play, else ``Pass``;
+- ``discard``: the tile planned when the play had to keep one back, else the
+  least useful tile (``candidates.discard_order``).
+
+Before its initial meld a bot searches with ``initial=True``; the profile says
+the threshold, the joker valuation and whether the table may be touched. With a
+discard pile a play must leave a tile to discard: when the best play would
+empty the rack, the bot searches again without each of its few best discard
+candidates and keeps the best result (going out by discarding the last tile
+when it can). With ``time_limit.search_budget`` the budget is shared by every
+search of the turn; when a search is cut short in the ``start`` phase the bot
+answers ``OutOfBudget(best=...)`` and the engine applies the profile's timeout
+rule (the engine only accepts that answer in the ``start`` phase; after drawing
+the bot plays its best play found, or passes).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import ClassVar
+
+import numpy as np
+from pydantic import BaseModel
+
+from rummisim.bots.base import Bot
+from rummisim.bots.candidates import discard_order, rack_sets
+from rummisim.engine import TurnView
+from rummisim.moves import Action, Discard, Draw, OutOfBudget, Pass, Play
+from rummisim.profile import RuleProfile
+from rummisim.solver import Solution, solve
+
+KEEP_BACK_TRIES = 4  # discard candidates tried when a play would empty the rack
+
+
+def ranking(solution: Solution, objective: str) -> tuple[int, int]:
+    """Sort key of a solution under an objective (larger is better)."""
+    if objective == "value":
+        return (solution.value_placed, solution.tiles_placed)
+    return (solution.tiles_placed, solution.value_placed)
+
+
+class SearchBot(Bot):
+    """Base class: plays what ``choose`` finds with the solver (see the module docstring)."""
+
+    objective: ClassVar[str] = "tiles"
+    rearrange: ClassVar[bool] = True
+
+    def __init__(self, profile: RuleProfile, rng: np.random.Generator, params: BaseModel):
+        super().__init__(profile, rng, params)
+        self._planned_discard: int | None = None
+        self._budget_left: int | None = None
+        self._out_of_budget = False
+
+    # ----- the turn -----------------------------------------------------------------------
+
+    def act(self, view: TurnView) -> Action:
+        if view.phase == "discard":
+            return Discard(self.choose_discard(view))
+        if view.phase == "start":
+            self._planned_discard = None
+            self._budget_left = self.profile.time_limit.search_budget
+            self._out_of_budget = False
+        solution = self.choose(view)
+        play = Play(solution.table, solution.played) if solution is not None and solution.is_play else None
+        if self._out_of_budget and view.phase == "start":
+            return OutOfBudget(best=play)
+        if play is not None:
+            return play
+        if view.phase != "start":
+            return Pass()
+        return Draw("discard") if self.wants_discard_top(view) else Draw()
+
+    def choose(self, view: TurnView) -> Solution | None:
+        """The play to make now (``None`` or a solution without tiles: no play)."""
+        return self.search(view, view.rack, self.objective)
+
+    def choose_discard(self, view: TurnView) -> int:
+        if self._planned_discard is not None and self._planned_discard in view.rack:
+            return self._planned_discard
+        return discard_order(view.rack, self.profile)[0]
+
+    def wants_discard_top(self, view: TurnView) -> bool:
+        """Take the top discard instead of drawing from the deck?"""
+        top = view.discard_top
+        if not self.profile.discard_pile or top is None:
+            return False
+        rack = tuple(sorted((*view.rack, top)))
+        if self.profile.turn.play_after_draw:
+            solution = self.choose(dataclasses.replace(view, rack=rack, phase="after_draw"))
+            self._planned_discard = None  # that was a look-ahead, not a plan
+            return solution is not None and solution.is_play
+        return any(top in meld.tiles for meld in rack_sets(rack, self.profile))
+
+    # ----- searching -----------------------------------------------------------------------
+
+    def search(
+        self,
+        view: TurnView,
+        tiles: Sequence[int],
+        objective: str,
+        profile: RuleProfile | None = None,
+    ) -> Solution | None:
+        """Best play of ``tiles`` (part of the rack) that the profile allows this turn;
+        ``None`` when the budget is spent or there are no tiles to play."""
+        solution = self.solve(view, tiles, objective, profile)
+        if solution is None or not self.profile.discard_pile or solution.tiles_placed < len(view.rack):
+            return solution
+        return self._keep_one_back(view, tiles, objective, profile)
+
+    def _keep_one_back(self, view, tiles, objective, profile) -> Solution | None:
+        best: Solution | None = None
+        for tile in discard_order(tiles, self.profile)[:KEEP_BACK_TRIES]:
+            rest = list(tiles)
+            rest.remove(tile)
+            solution = self.solve(view, rest, objective, profile)
+            if solution is None:
+                break
+            if solution.is_play and (best is None or ranking(solution, objective) > ranking(best, objective)):
+                best, self._planned_discard = solution, tile
+            if solution.tiles_placed == len(rest):  # it goes out by discarding ``tile``
+                break
+        return best
+
+    def solve(
+        self,
+        view: TurnView,
+        tiles: Sequence[int],
+        objective: str,
+        profile: RuleProfile | None = None,
+    ) -> Solution | None:
+        """One solver call, charged to the turn's search budget."""
+        if not tiles:
+            return None
+        limited = self._budget_left is not None
+        if limited and self._budget_left <= 0:
+            self._out_of_budget = True
+            return None
+        solution = solve(
+            tiles,
+            view.table,
+            profile or self.profile,
+            initial=not view.opened,
+            objective=objective,
+            rearrange=self.rearrange,
+            budget=self._budget_left,
+        )
+        if limited:
+            self._budget_left -= max(solution.nodes, 1)
+            if not solution.proven:
+                self._out_of_budget = True
+        return solution
+
+    def goes_out(self, view: TurnView, solution: Solution | None) -> bool:
+        """Does this play empty the rack (all but the final discard with a discard pile)?"""
+        if solution is None or not solution.is_play:
+            return False
+        return solution.tiles_placed >= len(view.rack) - (1 if self.profile.discard_pile else 0)
