@@ -20,6 +20,7 @@ from rummisim.melds import (
 )
 from rummisim.moves import Discard, Draw, IllegalMove, Pass, Play, validate_move
 from rummisim.profile import ProfileError, RuleProfile, builtin_profiles, load_profile
+from rummisim.solver import Solution, solve
 from rummisim.tiles import TileError, TileSet
 from rummisim.tiles import format_tiles as _format_tiles
 from rummisim.tiles import parse_tiles as _parse_tiles
@@ -63,5 +64,7 @@ __all__ = [
     "parse_tiles",
     "play_game",
     "set_catalogue",
+    "solve",
+    "Solution",
     "validate_move",
 ]

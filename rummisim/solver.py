@@ -83,6 +83,8 @@ def solve(
     rack, table = tuple(int(t) for t in rack), tuple(table)
     if budget is None:
         budget = profile.time_limit.search_budget
+    if not rack:
+        return Solution((), table, 0, 0, True)
     options = dict(initial=initial, objective=objective, rearrange=rearrange, node_limit=budget)
     result = solve_milp(rack, table, profile, **options)
     if result.played and not _is_legal(profile, table, rack, result, opened=not initial):

@@ -107,6 +107,12 @@ def test_discard_pile_keeps_a_tile():
     assert placed(ramino, "R1 R2 R3", "R4") == 0
 
 
+def test_empty_rack_is_no_play(standard):
+    solution = solve((), parse_table("R1 R2 R3", standard), standard)
+    assert solution.played == () and solution.table == parse_table("R1 R2 R3", standard)
+    assert solve("", "", standard).tiles_placed == 0
+
+
 def test_bad_objective(standard):
     with pytest.raises(ValueError, match="objective must be one of"):
         solve("R1", "", standard, objective="fun")
