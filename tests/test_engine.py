@@ -98,26 +98,22 @@ def test_going_out_ends_the_round(standard):
     assert log[0].actions == ("plays",)
 
 
-def test_opening_threshold_30_vs_40_in_play():
-    thirty = load_profile("standard")
-    forty = with_overrides("standard", initial_meld={"threshold": 40})
-    for profile, opens in ((thirty, True), (forty, False)):
-        racks = racks_worth(profile, "K10 K11 K12 R1", "K1 R2 O4")
-        record, _ = play_round(
-            profile, ["baseline", "baseline"], racks=racks, pool=tiles("B1 B5", profile), strict=True
-        )
-        assert (record.opened_turn[0] == 1) is opens
-
-
-def test_joker_valuation_changes_who_can_open():
-    represented = with_overrides("standard", initial_meld={"threshold": 40})
-    fixed = with_overrides("standard", initial_meld={"threshold": 40, "joker_value": 25})
-    for profile, opens in ((represented, False), (fixed, True)):
-        racks = racks_worth(profile, "K10 K11 J R1", "K1 R2 O4")
-        record, _ = play_round(
-            profile, ["baseline", "baseline"], racks=racks, pool=tiles("B1 B5", profile), strict=True
-        )
-        assert (record.opened_turn[0] == 1) is opens
+@pytest.mark.parametrize(
+    ("initial_meld", "rack", "opens"),
+    [
+        ({"threshold": 30}, "K10 K11 K12 R1", True),  # opening 30 vs 40: 33 points
+        ({"threshold": 40}, "K10 K11 K12 R1", False),
+        ({"threshold": 40}, "K10 K11 J R1", False),  # joker counted as K12: 33
+        ({"threshold": 40, "joker_value": 25}, "K10 K11 J R1", True),  # joker worth 25: 46
+    ],
+)
+def test_opening_threshold_and_joker_valuation_in_play(initial_meld, rack, opens):
+    profile = with_overrides("standard", initial_meld=initial_meld)
+    racks = racks_worth(profile, rack, "K1 R2 O4")
+    record, _ = play_round(
+        profile, ["baseline", "baseline"], racks=racks, pool=tiles("B1 B5", profile), strict=True
+    )
+    assert (record.opened_turn[0] == 1) is opens
 
 
 def test_wrap_lets_the_baseline_open_with_12_13_1():
