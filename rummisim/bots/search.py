@@ -14,10 +14,10 @@ into a legal action for every phase and profile:
 
 Before its initial meld a bot searches with ``initial=True``; the profile says
 the threshold, the joker valuation and whether the table may be touched. With a
-discard pile a play must leave a tile to discard: when the best play would
-empty the rack, the bot searches again without each of its few best discard
-candidates and keeps the best result (going out by discarding the last tile
-when it can). With ``time_limit.search_budget`` the budget is shared by every
+discard pile a play must leave a tile to discard (the solver keeps that rule too;
+should a search still empty the rack, the bot searches again without each of
+its few best discard candidates and keeps the best result, going out by
+discarding the last tile when it can). With ``time_limit.search_budget`` the budget is shared by every
 search of the turn; when a search is cut short in the ``start`` phase the bot
 answers ``OutOfBudget(best=...)`` and the engine applies the profile's timeout
 rule (the engine only accepts that answer in the ``start`` phase; after drawing
@@ -113,7 +113,7 @@ class SearchBot(Bot):
     ) -> Solution | None:
         """Best play of ``tiles`` (part of the rack) that the profile allows this turn;
         ``None`` when the budget is spent or there are no tiles to play."""
-        solution = self.solve(view, tiles, objective, profile)
+        solution = self.run_solver(view, tiles, objective, profile)
         if solution is None or not self.profile.discard_pile or solution.tiles_placed < len(view.rack):
             return solution
         return self._keep_one_back(view, tiles, objective, profile)
@@ -123,7 +123,7 @@ class SearchBot(Bot):
         for tile in discard_order(tiles, self.profile)[:KEEP_BACK_TRIES]:
             rest = list(tiles)
             rest.remove(tile)
-            solution = self.solve(view, rest, objective, profile)
+            solution = self.run_solver(view, rest, objective, profile)
             if solution is None:
                 break
             if solution.is_play and (best is None or ranking(solution, objective) > ranking(best, objective)):
@@ -132,7 +132,7 @@ class SearchBot(Bot):
                 break
         return best
 
-    def solve(
+    def run_solver(
         self,
         view: TurnView,
         tiles: Sequence[int],
