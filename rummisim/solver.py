@@ -10,9 +10,14 @@ meld (rack tiles only, at least the threshold; with ``may_touch_table`` the same
 move may also rearrange the table); ``rearrange=False`` only builds new sets
 from the rack and adds tiles to table sets without breaking them.
 
-``budget`` (default: the profile's ``time_limit.search_budget``) bounds the
-search in branch-and-bound nodes, never wall time, so results stay
-reproducible; a search cut short returns its best play with ``proven=False``.
+Turn mode with full rearrangement goes to the dynamic program over tile values
+(``solver_dp``, exact, compiled with numba); positions outside its scope (the
+initial meld, ``rearrange=False``, some locked-joker tables) go to the integer
+program (``solver_milp``). ``budget`` (default: the profile's
+``time_limit.search_budget``) bounds the integer program in branch-and-bound
+nodes, never wall time, so results stay reproducible; a search cut short returns
+its best play with ``proven=False``. The dynamic program has its own fixed bound
+on states (deterministic) and always finishes fast or hands over.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from dataclasses import dataclass
 from rummisim.melds import Meld, parse_table
 from rummisim.moves import IllegalMove, validate_move
 from rummisim.profile import RuleProfile
+from rummisim.solver_dp import solve_dp
 from rummisim.solver_milp import solve_milp
 from rummisim.tiles import parse_tiles
 
@@ -86,7 +92,15 @@ def solve(
     if not rack:
         return Solution((), table, 0, 0, True)
     options = dict(initial=initial, objective=objective, rearrange=rearrange, node_limit=budget)
-    result = solve_milp(rack, table, profile, **options)
+    result = None
+    if not initial and rearrange:
+        # the value-by-value dynamic program answers most turn-mode positions exactly and
+        # fast; it returns None outside its scope (or past its state bound)
+        result = solve_dp(rack, table, profile, objective=objective)
+        if result is not None and result.played and not _is_legal(profile, table, rack, result, opened=True):
+            result = None
+    if result is None:
+        result = solve_milp(rack, table, profile, **options)
     if result.played and not _is_legal(profile, table, rack, result, opened=not initial):
         # the aggregated joker model can, rarely, decode into sets the engine refuses;
         # the pattern formulation places every joker explicitly and is exact

@@ -1,0 +1,263 @@
+"""The dynamic-program solver: hand-made optima, scope, and agreement with the MILP reference
+on seeded positions from simulated games (tables from empty to ~80 tiles, racks of 1-25)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers import with_overrides
+
+from rummisim import load_profile, parse_table, parse_tiles, play_game
+from rummisim.moves import validate_move
+from rummisim.solver import placed_value, solve
+from rummisim.solver_dp import solve_dp
+from rummisim.solver_milp import solve_milp
+
+
+def free(base: str):
+    return with_overrides(base, jokers={"table_jokers": "free"})
+
+
+@pytest.fixture(scope="module")
+def std_free():
+    return free("standard")
+
+
+def dp_placed(profile, table, rack, objective="tiles"):
+    tbl, rk = parse_table(table, profile), parse_tiles(rack, profile)
+    result = solve_dp(rk, tbl, profile, objective=objective)
+    assert result is not None
+    if result.played:
+        validate_move(profile, tbl, rk, result.table, result.played, opened=True)
+    else:
+        assert result.table == tbl
+    return len(result.played)
+
+
+# ----- hand-made positions -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("table", "rack", "best", "why"),
+    [
+        ("R1 R2 R3 R4 R5 R6", "R4", 1, "split a run to insert a duplicate"),
+        ("R3 R4 R5", "R6 K3 O3", 3, "shift a run: R6 on the end frees R3 for a group"),
+        ("K8 R8 O8 B8", "R9 R10", 2, "take the 4th tile of a group"),
+        ("R1 R2 R3 R4 R5", "J", 1, "a joker at the end of a 5-run"),
+        ("R1 R2 R3 R4 R5", "J K9", 1, "the joker fits, K9 does not"),
+        ("", "R1 J J R4 R5 R6", 6, "R1 J J R4 R5 R6 is one run that cannot be split"),
+        ("R1 J(R2) J(R3) R4 R5 R6", "K9", 0, "a table run that cannot be split stays"),
+        ("R1 J(R2) J(R3) R4 R5 R6", "R7 K4 O4", 1, "R7 joins; R4 may not leave the run"),
+        ("K1 K2 K3 | R1 R2 R3 | O1 O2 O3", "B1 K4 R4", 3, "two shifts free K1 and R1 for B1"),
+        ("", "R7 R8 J B9 B10 B11", 6, "two new runs, the joker in one"),
+        ("R3 R4 R5 J(R6)", "K9 O9", 2, "a free table joker moves to K9 O9"),
+        ("", "R12 R13 J", 3, "a joker below a two-tile run at the top (J R12 R13)"),
+        ("R12 R13 J(R11)", "K1", 0, "K1 fits nowhere"),
+        ("K5 R5 O5 | K6 R6 O6 | K7 R7 O7", "B5 B6 B7", 3, "a new run beside three groups"),
+        ("K5 R5 O5 | K6 R6 O6 | K7 R7 O7", "K8", 1, "three groups become three runs plus K8"),
+    ],
+)
+def test_known_optima(std_free, table, rack, best, why):
+    assert dp_placed(std_free, table, rack) == best, why
+
+
+def test_jokers_without_room(std_free):
+    # the DP places jokers no set needs afterwards; when they do not fit it hands over
+    table, rack = parse_table("K5 O5 B5", std_free), parse_tiles("J J", std_free)
+    result = solve_dp(rack, table, std_free, objective="tiles")
+    assert result is None or len(result.played) == 1
+    assert solve(rack, table, std_free).tiles_placed == 1
+
+
+def test_wrap_cases():
+    wrap = free("classic-wrap")
+    std = free("standard")
+    assert dp_placed(wrap, "", "R12 R13 R1") == 3
+    assert dp_placed(std, "", "R12 R13 R1") == 0
+    assert dp_placed(wrap, "", "R13 R1 R2") == 0  # never 13-1-2
+    assert dp_placed(wrap, "R11 R12 R13", "R1") == 1
+    assert dp_placed(std, "R11 R12 R13", "R1") == 0
+    assert dp_placed(wrap, "R1 R2 R3", "R12 R13") == 0  # the table 1 may not leave its run
+    assert dp_placed(wrap, "R1 R2 R3 R4", "R12 R13") == 2  # R1 goes high: R12 R13 R1 | R2 R3 R4
+    # both copies of K1: one low, one high, around a full K run
+    full = " ".join(f"K{v}" for v in range(1, 14))
+    assert dp_placed(wrap, full, "K1") == 1
+    assert dp_placed(wrap, "", "R12 J R1") == 3
+    assert dp_placed(wrap, "", "J R13 R1") == 3
+
+
+def test_discard_pile_keeps_a_tile():
+    ramino = free("ramino-discard")
+    assert dp_placed(ramino, "R1 R2 R3", "K10 K11 K12 K13") == 3
+    assert dp_placed(ramino, "R1 R2 R3", "R4") == 0
+    assert dp_placed(ramino, "R1 R2 R3", "R4 R5") == 1
+
+
+def test_objective_value_prefers_points():
+    std = free("standard")
+    # R13 can join a run (R11 R12 R13: 36) or a group (K13 O13 R13: 39); both 3 tiles
+    table, rack = "", "R11 R12 R13 K13 O13"
+    assert dp_placed(std, table, rack, "tiles") == 3
+    result = solve_dp(parse_tiles(rack, std), (), std, objective="value")
+    assert placed_value(result.played, std) == 39
+    # four low tiles or three high ones: tiles takes four, value takes the points
+    rack = "R1 R2 R3 R4 K13 O13 J"
+    by_tiles = solve_dp(parse_tiles(rack, std), (), std, objective="tiles")
+    by_value = solve_dp(parse_tiles(rack, std), (), std, objective="value")
+    assert len(by_tiles.played) >= len(by_value.played)
+    assert placed_value(by_value.played, std) >= placed_value(by_tiles.played, std)
+
+
+def test_locked_jokers(standard):
+    # answered by the DP (or, where its play breaks the joker rules, by the MILP through solve)
+    for table, rack, best in [
+        ("R4 R5 J(R6)", "R6 K9 O9", 3),
+        ("R4 R5 J(R6)", "R6 K9", 0),
+        ("K5 O5 J(B5) | R1 R2 R3", "R5 K1", 1),
+        ("R3 R4 R5 J(R6)", "K9 O9", 0),
+        ("R3 R4 R5 J(R6)", "K3 O3", 2),
+    ]:
+        tbl, rk = parse_table(table, standard), parse_tiles(rack, standard)
+        assert solve(rk, tbl, standard).tiles_placed == best, (table, rack)
+        result = solve_dp(rk, tbl, standard, objective="tiles")
+        if result is not None:
+            assert len(result.played) == best, (table, rack)
+
+
+def test_scope_returns_none():
+    strict = load_profile("guide-strict-joker")
+    table = parse_table("R3 R4 R5 J(R6)", strict)
+    assert solve_dp(parse_tiles("K3 O3", strict), table, strict, objective="tiles") is None
+    no_rearrange = with_overrides("standard", turn={"rearrange": False})
+    assert solve_dp(parse_tiles("R4", no_rearrange), (), no_rearrange, objective="tiles") is None
+    std = free("standard")
+    assert solve_dp(parse_tiles("R4", std), (), std, objective="fun") is None
+
+
+def test_solve_uses_the_dp_and_stays_legal(std_free):
+    table = parse_table("R1 R2 R3 R4 R5 R6", std_free)
+    solution = solve(parse_tiles("R4", std_free), table, std_free)
+    assert solution.tiles_placed == 1 and solution.proven
+
+
+# ----- agreement with the MILP on positions from simulated games --------------------------------
+
+
+def game_positions(profile, n: int, seed: int, *, max_table: int, min_table: int = 0):
+    """Positions from baseline games: the next seat's rack (sometimes a sample of it, sometimes
+    with extra tiles from the tiles nobody holds, sometimes with a joker), tables of
+    ``min_table..max_table`` tiles."""
+    ts = profile.tileset
+    rng = np.random.default_rng(seed)
+    positions = []
+
+    def observe(state, seat):
+        if len(positions) >= n or rng.random() > 0.35:
+            return
+        table = state.table
+        size = sum(len(m) for m in table)
+        if not min_table <= size <= max_table:
+            return
+        nxt = (seat + 1) % len(state.racks)
+        rack = list(state.racks[nxt])
+        held = ts.counts([t for m in table for t in m.tiles] + [t for r in state.racks for t in r])
+        spare = np.repeat(np.arange(ts.n_codes), ts.full_counts() - held).tolist()
+        roll = rng.random()
+        if roll < 0.2 and rack:
+            rack = list(rng.choice(rack, size=int(rng.integers(1, min(3, len(rack)) + 1)), replace=False))
+        elif roll < 0.55 and spare:
+            extra = int(rng.integers(1, 12))
+            picks = rng.choice(len(spare), size=min(extra, len(spare)), replace=False)
+            rack += [spare[i] for i in picks]
+        if rng.random() < 0.3 and ts.joker in spare:
+            rack.append(ts.joker)
+        rack = sorted(int(t) for t in rack[:25])
+        if rack:
+            positions.append((table, tuple(rack)))
+
+    game = 0
+    while len(positions) < n:
+        play_game(profile, ["baseline"] * 3, seed * 7919 + game, observer=observe)
+        game += 1
+    return positions
+
+
+def agree(profile, positions, objective="tiles"):
+    """Compare with the MILP; return (positions, answered by the DP). Under locked jokers
+    the DP may beat the MILP (see test_locked_joker_host_longer_than_a_window), never lose."""
+    answered = 0
+    for table, rack in positions:
+        dp = solve_dp(rack, table, profile, objective=objective)
+        if dp is None:  # outside the DP (or its state bound): solve() falls back to the MILP
+            continue
+        answered += 1
+        ref = solve_milp(rack, table, profile, initial=False, objective=objective, rearrange=True)
+        if dp.played:
+            validate_move(profile, table, rack, dp.table, dp.played, opened=True)
+        key = (
+            (lambda p: (len(p), placed_value(p, profile)))
+            if objective == "tiles"
+            else (lambda p: (placed_value(p, profile), len(p)))
+        )
+        got, want = key(dp.played), key(ref.played)
+        locked = profile.jokers.table_jokers == "locked"
+        assert got == want or (locked and got > want), (profile.name, table, rack)
+    return len(positions), answered
+
+
+AGREEMENT = [
+    # (profile, positions, seed, max table tiles)
+    ("standard-free", 400, 1, 45),
+    ("classic-wrap-free", 300, 2, 45),
+    ("ramino-discard-free", 450, 3, 45),
+    ("standard", 450, 4, 45),  # locked table jokers
+    ("polish-40-free", 150, 5, 30),
+]
+
+
+def _profile(name: str):
+    return free(name.removesuffix("-free")) if name.endswith("-free") else load_profile(name)
+
+
+@pytest.mark.parametrize(("name", "n", "seed", "max_table"), AGREEMENT)
+def test_agrees_with_milp(name, n, seed, max_table):
+    profile = _profile(name)
+    total, answered = agree(profile, game_positions(profile, n, seed, max_table=max_table))
+    assert total == n and answered >= 0.9 * n
+
+
+def test_agrees_with_milp_objective_value():
+    profile = free("standard")
+    total, answered = agree(profile, game_positions(profile, 100, 6, max_table=40), objective="value")
+    assert answered >= 90
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "n", "seed", "share"),
+    [("standard-free", 100, 11, 0.9), ("classic-wrap-free", 40, 12, 0.5), ("standard", 80, 13, 0.8)],
+)
+def test_agrees_with_milp_big_tables(name, n, seed, share):
+    """Tables of 40-80 tiles. With wrap, big tables with jokers often pass the DP's state
+    bound (the 1s tracked low/high multiply the states); solve() then uses the MILP."""
+    profile = _profile(name)
+    total, answered = agree(profile, game_positions(profile, n, seed, min_table=40, max_table=80))
+    assert total == n and answered >= share * n
+
+
+def test_locked_joker_host_longer_than_a_window(standard):
+    """A position where the DP beats the MILP reference, legally: B13 frees J(B13), which
+    joins K4 K5 .. K10 J(K11) K12 beside three rack tiles (K4 K5 K12). The MILP's windows
+    cut long runs into short ones, and no short piece holding the joker keeps two rack
+    tiles, so it settles for 67 points instead of 77."""
+    table = parse_table(
+        "B10 B11 B12 J(B13) | O1 O2 O3 O4 O5 O6 | K13 R13 O13 B13 | O5 O6 O7 | B1 B2 B3 B4 B5 B6 B7 B8"
+        " | O7 O8 O9 O10 | K7 R7 B7 | K6 K7 K8 K9 K10 K11 K12 | B3 B4 B5 B6",
+        standard,
+    )
+    rack = parse_tiles("K4 K5 K12 R1 R3 R5 R5 R6 R10 O2 O3 O10 B13", standard)
+    dp = solve_dp(rack, table, standard, objective="tiles")
+    validate_move(standard, table, rack, dp.table, dp.played, opened=True)
+    assert (len(dp.played), placed_value(dp.played, standard)) == (12, 77)
+    ref = solve_milp(rack, table, standard, initial=False, objective="tiles", rearrange=True)
+    assert (len(ref.played), placed_value(ref.played, standard)) == (12, 67)
