@@ -404,7 +404,8 @@ def report(title, pos: Position, ours: Solution, theirs: PeerResult, why_ours, c
 # another home for a joker). (table, rack, initial, expected cause)
 CONTROLS = (
     ("R1 R2 R3 | K5 O5 B5", "J B9", False, KNOWN_REDUNDANT),
-    ("R1 R2 R3 J(R4)", "K1 K2 K3", False, KNOWN_TABLE),
+    # the redundant table joker may end up in another redundant place in our answer
+    ("R1 R2 R3 J(R4)", "K1 K2 K3", False, (KNOWN_TABLE, KNOWN_REDUNDANT)),
     ("", "K11 K12 K13 J", True, KNOWN_REDUNDANT),
     ("", "K10 R10 O10 K1", True, KNOWN_PRECHECK),
     ("", "R5 J J K2", False, KNOWN_ONE_NUMBERED),
@@ -427,7 +428,8 @@ def run_controls(peer: Peer, profile: RuleProfile) -> int:
             cause, lines = "no disagreement", []
         else:
             cause, lines = explain(pos, ours, theirs, peer, profile)
-        ok = cause == expected and why_ours is None
+        accepted = expected if isinstance(expected, tuple) else (expected,)
+        ok = cause in accepted and why_ours is None
         failures += not ok
         report(
             f"control {i}" + ("" if ok else f" (EXPECTED: {expected})"),
