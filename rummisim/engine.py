@@ -186,10 +186,10 @@ def choose_first_player(
     if profile.first_player == "rotate":
         return round_index % n_players
     ts = profile.tileset
+    all_tiles = ts.all_tiles()
     contenders = list(range(n_players))
     while len(contenders) > 1:
         drawn = rng.choice(ts.size, size=len(contenders), replace=False)
-        all_tiles = ts.all_tiles()
         values = [0 if all_tiles[d] == ts.joker else ts.value_of(all_tiles[d]) for d in drawn]
         top = max(values)
         contenders = [s for s, v in zip(contenders, values, strict=True) if v == top]

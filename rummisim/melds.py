@@ -23,7 +23,7 @@ from itertools import combinations
 import numpy as np
 
 from rummisim.profile import RuleProfile
-from rummisim.tiles import TileError, TileSet, format_tiles, parse_tiles, split_joker_token
+from rummisim.tiles import TileError, TileSet, parse_tiles, split_joker_token
 
 MIN_NUMBERED_TILES = 2
 
@@ -281,10 +281,6 @@ def parse_table(text: str, profile: RuleProfile) -> tuple[Meld, ...]:
 
 def table_tiles(table) -> list[int]:
     return [t for meld in table for t in meld.tiles]
-
-
-def format_rack(rack, ts: TileSet) -> str:
-    return format_tiles(sorted(rack), ts)
 
 
 # ----- values ----------------------------------------------------------------------------

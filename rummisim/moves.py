@@ -44,6 +44,7 @@ from rummisim.melds import (
     format_meld,
     is_valid_meld,
     meld_opening_value,
+    table_tiles,
 )
 from rummisim.profile import RuleProfile
 from rummisim.tiles import format_tiles
@@ -116,7 +117,7 @@ def _counts(tiles, n: int) -> np.ndarray:
 
 
 def _table_counts(table, n: int) -> np.ndarray:
-    return _counts([t for m in table for t in m.tiles], n)
+    return _counts(table_tiles(table), n)
 
 
 def _contained(small: Meld, big: Meld) -> bool:

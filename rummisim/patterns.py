@@ -35,10 +35,10 @@ class Patterns:
     opening_value: np.ndarray  # (P,) worth toward the initial meld
     is_run: np.ndarray  # (P,) bool
 
-    def meld(self, index: int, joker: int) -> Meld:
-        faces = self.faces[index]
-        tiles = tuple(joker if j else f for f, j in zip(faces, self.jokers[index], strict=True))
-        return Meld(tiles, faces)
+
+def masked_meld(faces: tuple[int, ...], mask, joker: int) -> Meld:
+    """The meld of ``faces`` with a joker at every position ``mask`` marks."""
+    return Meld(tuple(joker if j else f for f, j in zip(faces, mask, strict=True)), faces)
 
 
 def _decomposable(mask: tuple[bool, ...], min_length: int) -> bool:

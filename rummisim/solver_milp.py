@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import product
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
@@ -34,7 +35,7 @@ from scipy.sparse import coo_array
 
 from rummisim.melds import MIN_NUMBERED_TILES, Meld, _run_positions, face_kind, set_catalogue
 from rummisim.moves import joker_acceptable
-from rummisim.patterns import set_patterns
+from rummisim.patterns import masked_meld, set_patterns
 from rummisim.profile import RuleProfile
 
 TILE_WEIGHT = 1000  # objective weight that makes the primary criterion dominate (values < 1000)
@@ -151,7 +152,7 @@ def _supersets(meld: Meld, profile: RuleProfile, avail: np.ndarray, rack_jokers:
                 options.append(choice)
             if any(not c for c in options):
                 continue
-            for combo in _product(options):
+            for combo in product(*options):
                 if sum(combo) > rack_jokers:
                     continue
                 ext = dict(zip(extra, combo, strict=True))
@@ -161,15 +162,6 @@ def _supersets(meld: Meld, profile: RuleProfile, avail: np.ndarray, rack_jokers:
                 )
                 out.append((faces, jm))
     return out
-
-
-def _product(options):
-    if not options:
-        yield ()
-        return
-    for head in options[0]:
-        for tail in _product(options[1:]):
-            yield (head, *tail)
 
 
 def solve_milp(
@@ -447,9 +439,9 @@ def _rack_only(pats, profile, r, r_jokers, table, objective, node_limit) -> Milp
     new_sets, played = [], []
     for var, faces, mask in columns:
         for _ in range(round(res.x[var])):
-            tiles = tuple(joker if j else f for f, j in zip(faces, mask, strict=True))
-            new_sets.append(Meld(tiles, faces))
-            played.extend(tiles)
+            meld = masked_meld(faces, mask, joker)
+            new_sets.append(meld)
+            played.extend(meld.tiles)
     return MilpResult(tuple(table) + tuple(new_sets), tuple(sorted(played)), res.status == 0, _nodes(res))
 
 
@@ -471,7 +463,7 @@ def _decode(res, columns, window_cols, y_vars, y_joker, joker, table) -> MilpRes
     melds = []
     for var, faces, mask in columns:
         for _ in range(int(x[var])):
-            melds.append(Meld(tuple(joker if j else f for f, j in zip(faces, mask, strict=True)), faces))
+            melds.append(masked_meld(faces, mask, joker))
     for window in window_cols:
         copies = int(x[window.x])
         if not copies:
@@ -484,9 +476,7 @@ def _decode(res, columns, window_cols, y_vars, y_joker, joker, table) -> MilpRes
             for copy in sorted(range(copies), key=lambda k: (load[k], k))[: counts[i]]:
                 masks[copy][i] = True
                 load[copy] += 1
-        for mask in masks:
-            tiles = tuple(joker if j else f for f, j in zip(window.faces, mask, strict=True))
-            melds.append(Meld(tiles, window.faces))
+        melds.extend(masked_meld(window.faces, mask, joker) for mask in masks)
     return MilpResult(tuple(melds), tuple(sorted(played)), res.status == 0, _nodes(res))
 
 
