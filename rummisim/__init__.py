@@ -6,6 +6,7 @@ The public API is re-exported here; see README.md for a tour.
 from __future__ import annotations
 
 from rummisim.engine import GameRecord, RoundRecord, TurnView, play_game
+from rummisim.experiment import Experiment, ExperimentError, experiment_from_dict, load_experiment
 from rummisim.melds import (
     Meld,
     assign_jokers,
@@ -20,6 +21,7 @@ from rummisim.melds import (
 )
 from rummisim.moves import Discard, Draw, IllegalMove, Pass, Play, validate_move
 from rummisim.profile import ProfileError, RuleProfile, builtin_profiles, load_profile
+from rummisim.runner import load_results, run_experiment
 from rummisim.solver import Solution, solve
 from rummisim.tiles import TileError, TileSet
 from rummisim.tiles import format_tiles as _format_tiles
@@ -39,6 +41,8 @@ def format_tiles(tiles, profile: RuleProfile) -> str:
 __all__ = [
     "Discard",
     "Draw",
+    "Experiment",
+    "ExperimentError",
     "GameRecord",
     "IllegalMove",
     "Meld",
@@ -52,17 +56,21 @@ __all__ = [
     "TurnView",
     "assign_jokers",
     "builtin_profiles",
+    "experiment_from_dict",
     "format_meld",
     "format_table",
     "format_tiles",
     "is_valid_meld",
     "is_valid_set",
+    "load_experiment",
     "load_profile",
+    "load_results",
     "make_meld",
     "parse_meld",
     "parse_table",
     "parse_tiles",
     "play_game",
+    "run_experiment",
     "set_catalogue",
     "solve",
     "Solution",

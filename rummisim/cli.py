@@ -1,4 +1,4 @@
-"""Command line: ``rummisim play | solve | profiles``.
+"""Command line: ``rummisim run | report | play | solve | profiles``.
 
 Bad input (a broken profile, an unknown bot, a bad tile) prints one line,
 ``rummisim: error: ...``, on stderr and exits with status 2, never a traceback.
@@ -10,11 +10,13 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
-from rummisim.bots import BOTS, BotError
+from rummisim.bots import BOTS, BotError, make_bot, parse_bot_spec, split_bot_specs
 from rummisim.engine import GameRecord, play_game
+from rummisim.experiment import ExperimentError
 from rummisim.melds import format_meld, format_table, parse_table, table_tiles
 from rummisim.profile import ProfileError, RuleProfile, builtin_profiles, load_profile
 from rummisim.solver import OBJECTIVES, Solution, solve
@@ -38,7 +40,8 @@ def _build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--bots",
         default="baseline,baseline,baseline",
-        help=f"comma-separated bot names, one per seat (available: {', '.join(sorted(BOTS))})",
+        help="comma-separated bots, one per seat: a name or NAME(key=value,...), e.g. "
+        f"'greedy,conservative(min_play=2),greedy' (available: {', '.join(sorted(BOTS))})",
     )
     play.add_argument("--seed", type=int, default=0, help="game seed (same seed, same game)")
     play.add_argument("--quiet", action="store_true", help="print only the final scores")
@@ -64,6 +67,29 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     solve_cmd.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
+    run = sub.add_parser(
+        "run",
+        help="play every cell of an experiment file in parallel and write tidy results",
+        description="Play an experiment (configs/experiments/*.yaml) into a results folder: "
+        "games.parquet, seats.parquet, matches.parquet, summary.csv, manifest.json.",
+    )
+    run.add_argument("experiment", help="experiment YAML path, or a name in configs/experiments")
+    run.add_argument("--games", type=int, help="games per cell (overrides the file's 'games')")
+    run.add_argument("--jobs", type=int, default=None, help="parallel workers (default: all cores)")
+    run.add_argument("--out", help="results folder (default: results/<experiment name>)")
+    run.add_argument("--seed", type=int, help="root seed (overrides the file's 'seed')")
+    run.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
+    run.add_argument("--backend", choices=("loky", "dask"), default="loky", help="joblib backend")
+    run.add_argument("--scheduler", help="dask scheduler address, e.g. tcp://host:8786 (with --backend dask)")
+    run.add_argument("--chunk-size", type=int, help="games per chunk written to disk (default 50)")
+    run.add_argument("--no-report", action="store_true", help="skip report.md and the charts")
+    run.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    report = sub.add_parser(
+        "report", help="write report.md and PNG charts for a finished run's results folder"
+    )
+    report.add_argument("results", help="results folder, e.g. results/quickstart")
+
     profiles = sub.add_parser("profiles", help="list, show or validate rule profiles")
     psub = profiles.add_subparsers(dest="profiles_command", required=True)
     psub.add_parser("list", help="list the built-in profiles")
@@ -76,12 +102,15 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def _cmd_play(args: argparse.Namespace) -> None:
     profile = load_profile(args.profile)
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    bots = [parse_bot_spec(text) for text in split_bot_specs(args.bots)]
     if not bots:
         raise CliError("--bots: give at least two comma-separated bot names")
-    unknown = [b for b in bots if b not in BOTS]
-    if unknown:
-        raise CliError(f"--bots: unknown bot {unknown[0]!r}; available: {', '.join(sorted(BOTS))}")
+    rng = np.random.default_rng(0)
+    for spec in bots:  # validates names and parameters with the registry's one-line errors
+        try:
+            make_bot(spec, profile, rng)
+        except BotError as exc:
+            raise CliError(f"--bots: {exc}") from None
     if not profile.players.min <= len(bots) <= profile.players.max:
         raise CliError(
             f"--bots: profile {profile.name!r} allows {profile.players.min}.."
@@ -209,6 +238,62 @@ def format_solution(
     return "\n".join(lines)
 
 
+def _cmd_run(args: argparse.Namespace) -> int:
+    import joblib
+
+    from rummisim.experiment import load_experiment
+    from rummisim.runner import run_experiment
+
+    experiment = load_experiment(args.experiment, games=args.games, seed=args.seed)
+    jobs = args.jobs if args.jobs is not None else joblib.cpu_count()
+    if jobs < 1:
+        raise CliError(f"--jobs: expected a positive number of workers, got {jobs}")
+    if args.scheduler and args.backend != "dask":
+        raise CliError("--scheduler: only used with --backend dask")
+    out = args.out or f"results/{experiment.name}"
+    cells = len(experiment.cells)
+    print(
+        f"{experiment.name}: {cells} cell(s) x {experiment.games} games = {cells * experiment.games} games, "
+        f"{jobs} job(s), backend {args.backend} -> {out}",
+        file=sys.stderr,
+    )
+    result = run_experiment(
+        experiment,
+        out,
+        jobs=jobs,
+        chunk_size=args.chunk_size,
+        resume=args.resume,
+        backend=args.backend,
+        scheduler=args.scheduler,
+        progress=False if args.quiet else None,
+    )
+    if result.interrupted:
+        print(
+            f"interrupted: {result.games_done} of {result.games_total} games are saved in {out}; "
+            f"resume with: rummisim run {args.experiment} --out {out} --resume"
+            + (f" --games {args.games}" if args.games else "")
+            + (f" --seed {args.seed}" if args.seed is not None else ""),
+            file=sys.stderr,
+        )
+        return 130
+    rate = result.games_played / result.seconds if result.seconds else 0.0
+    print(
+        f"done: {result.games_total} games ({result.games_played} played now, {rate:.1f} games/s), "
+        f"{result.faults} game(s) with faults; results in {out}",
+        file=sys.stderr,
+    )
+    if not args.no_report:
+        _report(out)
+    return 0
+
+
+def _report(out: str) -> None:
+    from rummisim.report import write_report
+
+    path = write_report(out)
+    print(f"report: {path} (charts in {Path(out) / 'charts'})", file=sys.stderr)
+
+
 def _cmd_profiles(args: argparse.Namespace) -> None:
     if args.profiles_command == "list":
         for name in builtin_profiles():
@@ -225,13 +310,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.command == "run":
+            return _cmd_run(args)
+        if args.command == "report":
+            _report(args.results)
+            return 0
         if args.command == "play":
             _cmd_play(args)
         elif args.command == "solve":
             _cmd_solve(args)
         else:
             _cmd_profiles(args)
-    except (ProfileError, BotError, TileError, CliError) as exc:
+    except (ProfileError, BotError, TileError, CliError, ExperimentError) as exc:
         print(f"rummisim: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # e.g. `rummisim play | head`

@@ -104,6 +104,7 @@ class RoundRecord:
     opened_turn: tuple[int | None, ...]
     faults: tuple[Fault, ...]
     timeouts: int
+    pool_left: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,6 +408,7 @@ class _Round:
             opened_turn=tuple(s.opened_turn),
             faults=tuple(self.faults),
             timeouts=self.timeouts,
+            pool_left=len(s.pool),
         )
         return record, logs
 
@@ -448,7 +450,7 @@ def score_round(
 
 
 def _resolve_bots(profile, bots, bot_seeds):
-    from rummisim.bots import make_bot  # the bots package imports the engine's types
+    from rummisim.bots import bot_label, make_bot  # the bots package imports the engine's types
 
     built, names = [], []
     for spec, bot_seed in zip(bots, bot_seeds, strict=True):
@@ -461,7 +463,7 @@ def _resolve_bots(profile, bots, bot_seeds):
             names.append(getattr(spec, "name", type(spec).__name__))
         else:
             built.append(make_bot(spec, profile, rng))
-            names.append(getattr(spec, "name", str(spec)))
+            names.append(bot_label(spec))
     return built, names
 
 

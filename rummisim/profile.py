@@ -25,6 +25,8 @@ I/O is limited to reading profile files.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -144,6 +146,12 @@ class RuleProfile(_Section):
 
     def __hash__(self) -> int:
         return self.hash_key
+
+    @cached_property
+    def digest(self) -> str:
+        """A stable 12-hex-digit fingerprint of the rules (``hash_key`` varies by process)."""
+        canonical = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()[:12]
 
     @cached_property
     def tileset(self) -> TileSet:

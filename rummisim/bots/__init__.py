@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+import yaml
 
 from rummisim.bots.base import Bot, BotError
 from rummisim.bots.baseline import BaselineBot
@@ -49,6 +50,61 @@ def make_bot(spec: str | Mapping[str, Any], profile: RuleProfile, rng: np.random
     return cls(profile, rng, cls.validate_params(params))
 
 
+def bot_label(spec: str | Mapping[str, Any]) -> str:
+    """A short label for a bot spec, also accepted by ``parse_bot_spec``: ``conservative(min_play=2)``."""
+    if isinstance(spec, str):
+        return spec
+    params = spec.get("params") or {}
+    if not params:
+        return str(spec["name"])
+    inner = ",".join(f"{key}={_format_value(value)}" for key, value in sorted(params.items()))
+    return f"{spec['name']}({inner})"
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return str(value)
+
+
+def parse_bot_spec(text: str) -> str | dict[str, Any]:
+    """Parse ``greedy`` or ``conservative(min_play=2,keep_jokers=false)`` into a bot spec.
+
+    Values are read as YAML scalars (``2`` an int, ``false`` a bool). Raises ``BotError``.
+    """
+    text = text.strip()
+    if "(" not in text:
+        if not text or ")" in text:
+            raise BotError(f"bad bot spec {text!r}: expected NAME or NAME(key=value,...)")
+        return text
+    name, _, rest = text.partition("(")
+    if not rest.endswith(")") or not name.strip():
+        raise BotError(f"bad bot spec {text!r}: expected NAME or NAME(key=value,...)")
+    params: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in rest[:-1].split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise BotError(f"bad bot spec {text!r}: parameter {item!r} is not key=value")
+        params[key.strip()] = yaml.safe_load(value.strip())
+    return {"name": name.strip(), "params": params}
+
+
+def split_bot_specs(text: str) -> list[str]:
+    """Split a comma-separated list of bot specs, keeping commas inside parentheses."""
+    parts, depth, current = [], 0, []
+    for char in text:
+        depth += (char == "(") - (char == ")")
+        if char == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current))
+    return [p.strip() for p in parts if p.strip()]
+
+
 __all__ = [
     "BOTS",
     "BaselineBot",
@@ -59,5 +115,8 @@ __all__ = [
     "GreedyBot",
     "RandomBot",
     "ValueBot",
+    "bot_label",
     "make_bot",
+    "parse_bot_spec",
+    "split_bot_specs",
 ]

@@ -1,0 +1,419 @@
+"""Experiment files: what to play, validated as strictly as profiles, resolved into cells.
+
+An experiment YAML holds a name, a root seed, games per cell, profiles, lineups,
+seat rotation and an optional grid ``sweep``::
+
+    name: opening-30-vs-40
+    seed: 2026
+    games: 400                    # games per cell (rounded up to whole seat rotations)
+    profiles:
+      - standard                  # a built-in name, a path (relative to this file) ...
+      - {base: standard, name: standard-40, overrides: {initial_meld: {threshold: 40}}}
+    lineups:
+      - [greedy, greedy, greedy, greedy]
+      - [greedy, {name: conservative, params: {min_play: 2}}, greedy, greedy]
+    rotate_seats: true            # default: replay each deal with the lineup in every seat
+    sweep:                        # optional: the cells are the cartesian product
+      initial_meld.threshold: [30, 40]      # a profile key path
+      conservative.min_play: [1, 2, 3]      # BOT.PARAM, applied to every such seat
+
+A bot sweep key leaves lineups without that bot alone (one cell, key empty).
+Any problem is one ``ExperimentError`` line naming the file, the key and what
+is allowed. The only I/O here is reading the experiment and profile files.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from rummisim.bots import BOTS, BotError, bot_label, make_bot
+from rummisim.profile import (
+    ProfileError,
+    RuleProfile,
+    _load_raw,
+    _merge,
+    _resolve_reference,
+    load_profile,
+    profile_from_dict,
+    read_yaml,
+)
+
+EXPERIMENT_DIR = Path(__file__).resolve().parent.parent / "configs" / "experiments"
+
+
+class ExperimentError(ValueError):
+    """A bad experiment file or option, reported as one line."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class ProfileEntry(_Strict):
+    """A profile built from a base profile plus inline overrides."""
+
+    base: str
+    name: str | None = None
+    overrides: dict[str, Any] = Field(default_factory=dict)
+
+
+class BotEntry(_Strict):
+    name: str
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+class ExperimentSpec(_Strict):
+    """The experiment file's schema (see the module docstring)."""
+
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    description: str = ""
+    seed: int = Field(ge=0, lt=2**63)
+    games: int = Field(ge=1, le=10_000_000)
+    profiles: list[str | ProfileEntry] = Field(min_length=1)
+    lineups: list[list[str | BotEntry]] = Field(min_length=1)
+    rotate_seats: bool = True
+    sweep: dict[str, list[Any]] = Field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell of an experiment: a profile, a lineup (one bot spec per slot) and sweep values."""
+
+    index: int
+    label: str
+    profile: RuleProfile
+    lineup: tuple[Any, ...]
+    keys: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def lineup_label(self) -> str:
+        return ",".join(bot_label(spec) for spec in self.lineup)
+
+    @property
+    def rotations(self) -> int:
+        return len(self.lineup)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A resolved experiment: every cell built and validated."""
+
+    name: str
+    description: str
+    seed: int
+    games: int  # games per cell, a whole number of rotations
+    rotate_seats: bool
+    cells: tuple[Cell, ...]
+    sweep_keys: tuple[str, ...] = ()
+    source: str = "<experiment>"
+    requested_games: int = 0
+    spec: dict = field(default_factory=dict, repr=False)
+
+    def rotations(self, cell: Cell) -> int:
+        return cell.rotations if self.rotate_seats else 1
+
+    def to_dict(self) -> dict[str, Any]:
+        """The resolved experiment as plain data (for the manifest and resume checks)."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "source": self.source,
+            "seed": self.seed,
+            "games_per_cell": self.games,
+            "requested_games_per_cell": self.requested_games,
+            "rotate_seats": self.rotate_seats,
+            "sweep_keys": list(self.sweep_keys),
+            "cells": [
+                {
+                    "cell": c.index,
+                    "label": c.label,
+                    "profile": c.profile.name,
+                    "profile_hash": c.profile.digest,
+                    "lineup": [bot_label(s) for s in c.lineup],
+                    "keys": dict(c.keys),
+                }
+                for c in self.cells
+            ],
+        }
+
+
+def _loc(loc: tuple) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part in ("str", "ProfileEntry", "BotEntry", "list[str | BotEntry]"):
+            continue
+        else:
+            out += f".{part}" if out else str(part)
+    return out or "(top level)"
+
+
+def _describe(error: dict, source: str) -> str:
+    key = _loc(tuple(error["loc"]))
+    if error["type"] == "extra_forbidden":
+        return f"{source}: unknown key '{key}'; valid keys: {_valid_keys(key)}"
+    if error["type"] == "missing":
+        return f"{source}: missing required key '{key}'"
+    return f"{source}: key '{key}': got {error.get('input')!r}; {error['msg']}"
+
+
+def _valid_keys(key: str) -> str:
+    if key.startswith("profiles"):
+        return ", ".join(ProfileEntry.model_fields)
+    if key.startswith("lineups"):
+        return ", ".join(BotEntry.model_fields)
+    return ", ".join(ExperimentSpec.model_fields)
+
+
+def _one_error(exc: ValidationError, source: str) -> str:
+    errors = exc.errors()
+    # A union (str | Model) reports one error per branch; the model branch says more.
+    best = max(errors, key=lambda e: (e["type"] in ("extra_forbidden", "missing"), len(e["loc"])))
+    return _describe(best, source)
+
+
+def load_experiment(path: str | Path, *, games: int | None = None, seed: int | None = None) -> Experiment:
+    """Read, validate and resolve an experiment file (a path, or a name in configs/experiments)."""
+    path = Path(path)
+    if not path.exists() and path.suffix == "" and (EXPERIMENT_DIR / f"{path}.yaml").exists():
+        path = EXPERIMENT_DIR / f"{path}.yaml"
+    if not path.exists():
+        raise ExperimentError(f"experiment file {path} does not exist")
+    data = read_yaml(path, ExperimentError)
+    if not isinstance(data, dict):
+        raise ExperimentError(f"{path}: an experiment must be a YAML mapping of keys")
+    return experiment_from_dict(data, str(path), base_dir=path.parent, games=games, seed=seed)
+
+
+def experiment_from_dict(
+    data: Mapping[str, Any],
+    source: str = "<experiment>",
+    *,
+    base_dir: Path | None = None,
+    games: int | None = None,
+    seed: int | None = None,
+) -> Experiment:
+    """Validate experiment data and build its cells; ``games``/``seed`` override the file's."""
+    try:
+        spec = ExperimentSpec.model_validate(dict(data))
+    except ValidationError as exc:
+        raise ExperimentError(_one_error(exc, source)) from None
+    if games is not None:
+        if games < 1:
+            raise ExperimentError(f"--games: expected a positive number of games per cell, got {games}")
+        spec = spec.model_copy(update={"games": games})
+    if seed is not None:
+        if not 0 <= seed < 2**63:
+            raise ExperimentError(f"--seed: expected 0 <= seed < 2**63, got {seed}")
+        spec = spec.model_copy(update={"seed": seed})
+
+    profiles = [_profile_data(entry, i, source, base_dir) for i, entry in enumerate(spec.profiles)]
+    lineups = [[_bot_spec(b) for b in lineup] for lineup in spec.lineups]
+    for i, lineup in enumerate(lineups):
+        _check_lineup(lineup, i, source)
+    profile_keys, bot_keys = _split_sweep(spec.sweep, lineups, profiles, source)
+
+    cells: list[Cell] = []
+    seen: set[str] = set()
+    sweep_names = list(spec.sweep)
+    grids = [spec.sweep[k] for k in sweep_names]
+    for (pname, pdata), lineup in itertools.product(profiles, lineups):
+        for values in itertools.product(*grids) if grids else [()]:
+            assignment = dict(zip(sweep_names, values, strict=True))
+            profile, built_lineup, keys = _build_cell(
+                pname, pdata, lineup, assignment, profile_keys, bot_keys, source
+            )
+            labels = [bot_label(b) for b in built_lineup]
+            fingerprint = json.dumps([profile.digest, labels, keys], default=str)
+            if fingerprint in seen:
+                continue  # a bot sweep over a lineup without that bot: one cell is enough
+            seen.add(fingerprint)
+            if not profile.players.min <= len(built_lineup) <= profile.players.max:
+                raise ExperimentError(
+                    f"{source}: key 'lineups': a lineup has {len(built_lineup)} seats but profile "
+                    f"{profile.name!r} allows {profile.players.min}..{profile.players.max} players"
+                )
+            cells.append(Cell(len(cells), "", profile, tuple(built_lineup), tuple(keys.items())))
+    cells = _label_cells(cells, len(profiles) > 1, len(lineups) > 1)
+    # With rotation every deal is played once per seat, so round up to whole rotations.
+    step = _lcm([len(c.lineup) for c in cells]) if spec.rotate_seats else 1
+    per_cell = -(-spec.games // step) * step
+    return Experiment(
+        name=spec.name,
+        description=spec.description,
+        seed=spec.seed,
+        games=per_cell,
+        rotate_seats=spec.rotate_seats,
+        cells=tuple(cells),
+        sweep_keys=tuple(sweep_names),
+        source=source,
+        requested_games=spec.games,
+        spec=spec.model_dump(mode="json"),
+    )
+
+
+def _lcm(values: list[int]) -> int:
+    return int(np.lcm.reduce(np.array(values, dtype=np.int64)))
+
+
+def _bot_spec(entry: str | BotEntry) -> str | dict[str, Any]:
+    if isinstance(entry, str):
+        return entry
+    return {"name": entry.name, "params": dict(entry.params)} if entry.params else entry.name
+
+
+def _check_lineup(lineup: list, index: int, source: str) -> None:
+    if len(lineup) < 2:
+        raise ExperimentError(f"{source}: key 'lineups[{index}]': a lineup needs at least 2 bots")
+    for seat, spec in enumerate(lineup):
+        _check_bot(spec, f"lineups[{index}][{seat}]", source)
+
+
+def _check_bot(spec: Any, key: str, source: str) -> None:
+    try:
+        make_bot(spec, _any_profile(), np.random.default_rng(0))
+    except BotError as exc:
+        raise ExperimentError(f"{source}: key '{key}': {exc}") from None
+
+
+@functools.cache
+def _any_profile() -> RuleProfile:
+    """Bot parameters do not depend on the rules; any profile will do to validate them."""
+    return load_profile("standard")
+
+
+def _profile_data(entry: str | ProfileEntry, index: int, source: str, base_dir: Path | None):
+    key = f"profiles[{index}]"
+    try:
+        if isinstance(entry, str):
+            path = _resolve_reference(entry, (base_dir / "experiment.yaml") if base_dir else None)
+            data = _load_raw(path, ())
+            name = data.get("name", entry)
+        else:
+            path = _resolve_reference(entry.base, (base_dir / "experiment.yaml") if base_dir else None)
+            data = _merge(_load_raw(path, ()), entry.overrides)
+            name = entry.name or f"{data.get('name', entry.base)}*"
+            data["name"] = name
+        profile_from_dict(data, f"{source}: {key}")
+    except ProfileError as exc:
+        raise ExperimentError(f"{source}: key '{key}': {exc}") from None
+    return name, data
+
+
+def _split_sweep(sweep: dict[str, list], lineups, profiles, source: str):
+    """Classify sweep keys as profile key paths or BOT.PARAM; reject anything else."""
+    profile_keys, bot_keys = set(), set()
+    sample = profiles[0][1]
+    for key, values in sweep.items():
+        if not values:
+            raise ExperimentError(f"{source}: key 'sweep.{key}': give at least one value")
+        head, _, param = key.partition(".")
+        if head in BOTS and param:
+            used = any(isinstance(b, dict | str) and _bot_name(b) == head for lu in lineups for b in lu)
+            if not used:
+                raise ExperimentError(
+                    f"{source}: key 'sweep.{key}': no lineup has a {head!r} bot to apply it to"
+                )
+            valid = BOTS[head].Params.model_fields
+            if param not in valid:
+                raise ExperimentError(
+                    f"{source}: key 'sweep.{key}': bot {head!r} has no parameter {param!r}; "
+                    f"valid parameters: {', '.join(valid) or '(none)'}"
+                )
+            bot_keys.add(key)
+        elif _has_path(sample, key):
+            profile_keys.add(key)
+        else:
+            raise ExperimentError(
+                f"{source}: key 'sweep.{key}': not a profile key path (e.g. initial_meld.threshold; "
+                f"top-level keys: {', '.join(k for k in RuleProfile.model_fields if k != 'extends')}) "
+                f"nor BOT.PARAM for a bot in {', '.join(sorted(BOTS))}"
+            )
+        if len(values) != len({json.dumps(v, sort_keys=True, default=str) for v in values}):
+            raise ExperimentError(f"{source}: key 'sweep.{key}': values repeat: {values!r}")
+    return profile_keys, bot_keys
+
+
+def _bot_name(spec) -> str:
+    return spec if isinstance(spec, str) else spec["name"]
+
+
+def _has_path(data: dict, key: str) -> bool:
+    node: Any = data
+    for part in key.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    return not isinstance(node, dict)
+
+
+def _set_path(data: dict, key: str, value: Any) -> dict:
+    head, _, rest = key.partition(".")
+    out = dict(data)
+    out[head] = _set_path(out[head], rest, value) if rest else value
+    return out
+
+
+def _build_cell(pname, pdata, lineup, assignment, profile_keys, bot_keys, source):
+    data = dict(pdata)
+    swept = []
+    for key in sorted(profile_keys):
+        data = _set_path(data, key, assignment[key])
+        swept.append(f"{key}={assignment[key]}")
+    if swept:
+        data["name"] = f"{pname}[{','.join(swept)}]"
+    try:
+        profile = profile_from_dict(data, f"{source}: sweep {', '.join(swept)}")
+    except ProfileError as exc:
+        raise ExperimentError(str(exc)) from None
+    built = []
+    keys = {}
+    for key in assignment:
+        keys[key] = assignment[key] if key in profile_keys else None
+    for seat, spec in enumerate(lineup):
+        name = _bot_name(spec)
+        params = dict(spec.get("params") or {}) if isinstance(spec, dict) else {}
+        for key in bot_keys:
+            head, _, param = key.partition(".")
+            if head == name:
+                params[param] = assignment[key]
+                keys[key] = assignment[key]
+        new = {"name": name, "params": params} if params else name
+        if params:
+            _check_bot(new, f"sweep ({bot_label(new)} at seat {seat})", source)
+        built.append(new)
+    return profile, built, keys
+
+
+def _label_cells(cells: list[Cell], many_profiles: bool, many_lineups: bool) -> list[Cell]:
+    out = []
+    for cell in cells:
+        parts = []
+        base = re.sub(r"\[.*\]$", "", cell.profile.name)
+        if many_profiles or not (many_lineups or cell.keys):
+            parts.append(base)
+        if many_lineups:
+            parts.append(_short_lineup(cell.lineup))
+        parts.extend(f"{k}={v}" for k, v in cell.keys if v is not None)
+        out.append(Cell(cell.index, " ".join(parts) or base, cell.profile, cell.lineup, cell.keys))
+    return out
+
+
+def _short_lineup(lineup) -> str:
+    """``greedy x3 + conservative(min_play=2)`` style: counts of each bot in the lineup."""
+    labels = [bot_label(s) for s in lineup]
+    counts: dict[str, int] = {}
+    for label in labels:
+        counts[label] = counts.get(label, 0) + 1
+    return " + ".join(f"{label} x{n}" if n > 1 else label for label, n in counts.items())

@@ -1,0 +1,188 @@
+"""``rummisim report``: a finished run's results folder -> ``report.md`` plus PNG charts.
+
+The report holds the per-cell summary (game length, first-seat advantage, how
+rounds end, faults), the bots' win rates, paired comparisons against cell 0, and
+the charts of `rummisim.plots`, each with 95% intervals. A chart whose data is
+missing (no sweep, no match profile, a single cell) is skipped with a note.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+
+from rummisim import plots, stats
+from rummisim.runner import load_results
+
+CHART_DIR = "charts"
+
+
+def _ci(value: float, low: float, high: float, percent: bool = False, digits: int = 1) -> str:
+    if pd.isna(value):
+        return "–"
+    if percent:
+        return f"{100 * value:.{digits}f}% [{100 * low:.{digits}f}, {100 * high:.{digits}f}]"
+    return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def _cr(row: pd.Series, stem: str, value: str | None = None, **kwargs) -> str:
+    """``_ci`` of a summary row's ``value`` (default ``stem``) and its ``stem_low``/``stem_high``."""
+    return _ci(row[value or stem], row[f"{stem}_low"], row[f"{stem}_high"], **kwargs)
+
+
+def _p(p: float) -> str:
+    if pd.isna(p):
+        return "–"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def _table(rows: list[dict]) -> str:
+    if not rows:
+        return "_(no rows)_\n"
+    head = list(rows[0])
+    lines = ["| " + " | ".join(head) + " |", "| " + " | ".join("---" for _ in head) + " |"]
+    lines += ["| " + " | ".join(str(r[h]).replace("|", "/") for h in head) + " |" for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _cells_table(summary: pd.DataFrame, keys: list[str]) -> str:
+    rows = []
+    for _, r in summary.iterrows():
+        row = {"cell": int(r["cell"]), "label": r["cell_label"]}
+        row.update({k: r[k] for k in keys if k in r})
+        row.update(
+            {
+                "games": int(r["games"]),
+                "turns per round, mean [95% CI]": _cr(r, "turns_mean"),
+                "first player wins [95% CI]": _cr(r, "first_seat", value="first_seat_win_rate", percent=True),
+                "first-seat advantage (pp)": _cr(r, "first_seat_advantage", percent=True),
+                "pool exhausted": _cr(r, "pool_exhausted", value="pool_exhausted_rate", percent=True),
+                "points left (losers)": _cr(r, "points_left_losers_mean"),
+                "rounds per match": _cr(r, "rounds_per_match_mean", digits=2),
+                "faults": f"{int(r['fault_rounds'])} crashed, {int(r['bot_faults'])} bot, "
+                f"{_cr(r, 'turn_cap', value='turn_cap_rate', percent=True)} capped",
+            }
+        )
+        rows.append(row)
+    return _table(rows)
+
+
+def _paired_table(summary: pd.DataFrame) -> str:
+    rows = []
+    for _, r in summary.iloc[1:].iterrows():
+        rows.append(
+            {
+                "cell": f"{int(r['cell'])}: {r['cell_label']}",
+                "turns per round, change [95% CI]": _cr(r, "turns_diff_vs_cell0"),
+                "p (turns)": _p(r["turns_diff_vs_cell0_p"]),
+                "first-player win rate, change (pp)": _cr(r, "first_seat_diff_vs_cell0", percent=True),
+                "p (first seat)": _p(r["first_seat_diff_vs_cell0_p"]),
+            }
+        )
+    return _table(rows)
+
+
+def _bots_table(bots: pd.DataFrame) -> str:
+    rows = []
+    for _, r in bots.iterrows():
+        rows.append(
+            {
+                "cell": f"{int(r['cell'])}: {r['cell_label']}",
+                "bot": r["bot_label"],
+                "seat-rounds": int(r["n"]),
+                "win rate [95% CI]": _cr(r, "win", value="win_rate", percent=True),
+                "fair share": f"{100 * r['fair_share']:.1f}%",
+                "mean score [95% CI]": _cr(r, "score_mean"),
+                "win rate vs cell 0 (pp)": _cr(r, "win_rate_diff_vs_cell0", percent=True),
+                "p": _p(r["win_rate_diff_vs_cell0_p"]),
+            }
+        )
+    return _table(rows)
+
+
+def charts(data: dict, keys: list[str], bots: pd.DataFrame) -> list[tuple[str, str, Callable]]:
+    """The report's charts: (file stem, title, a function that draws the figure or raises NoData)."""
+    games, seats, matches = stats.completed(data["games"], data["seats"]) + (data["matches"],)
+    multi_cell = games["cell"].nunique() > 1
+    base = f"cell 0 ({games.loc[games['cell'] == 0, 'cell_label'].iloc[0]})" if len(games) else "cell 0"
+
+    def forest_turns():
+        if not multi_cell:
+            raise plots.NoData("paired differences: a single cell, nothing to compare")
+        comparisons = stats.compare_cells(games, "turns", baseline_cell=0)
+        return plots.plot_forest(
+            comparisons, xlabel="Change in turns per round vs cell 0 (turns)", baseline_label=base
+        )
+
+    def forest_bots():
+        if not multi_cell:
+            raise plots.NoData("paired win-rate differences: a single cell, nothing to compare")
+        comparisons = stats.compare_cells(seats, "won", baseline_cell=0, by=("bot",))
+        return plots.plot_forest(
+            comparisons, xlabel="Change in win rate vs cell 0", group="bot",
+            percent=True, baseline_label=base,
+        )  # fmt: skip
+
+    return [
+        ("seat_win_rates", "Win rate by play order (first-seat advantage)",
+         lambda: plots.plot_seat_win_rates(stats.seat_win_rates(seats, by=("cell", "cell_label")))),
+        ("win_rates", "Win rate of each bot", lambda: plots.plot_win_rates(bots)),
+        ("turns", "Turns per round", lambda: plots.plot_turns(games)),
+        ("points_left", "Points left on losing racks", lambda: plots.plot_points_left(seats, games)),
+        ("forest_turns", "Turns per round: paired change vs cell 0", forest_turns),
+        ("forest_win_rates", "Bot win rates: paired change vs cell 0", forest_bots),
+        ("sweep", "Win rate against the swept parameters", lambda: plots.plot_sweep(bots, keys)),
+        ("rounds_per_match", "Rounds per match", lambda: plots.plot_rounds_per_match(matches)),
+    ]  # fmt: skip
+
+
+def write_report(out: str | Path) -> Path:
+    """Write ``report.md`` and ``charts/*.png`` for a finished run; return the report's path."""
+    out = Path(out)
+    data = load_results(out)
+    manifest = data["manifest"]
+    experiment = manifest["experiment"]
+    keys = list(experiment.get("sweep_keys", []))
+    summary = stats.summarize(data["games"], data["seats"], data["matches"], keys=keys)
+    bots = stats.summary_bots(data["seats"], data["games"], keys=keys)
+
+    lines = [
+        f"# {experiment['name']}",
+        "",
+        experiment.get("description") or "",
+        "",
+        f"- Reproduce: `rummisim run {experiment['source']} --seed {experiment['seed']} "
+        f"--games {experiment['requested_games_per_cell']}`",
+        f"- {len(experiment['cells'])} cell(s) x {experiment['games_per_cell']} games "
+        f"({'seat rotation on' if experiment['rotate_seats'] else 'no seat rotation'}); "
+        f"root seed {experiment['seed']}; rummisim {manifest.get('package_version')}, "
+        f"commit {str(manifest.get('git_commit') or 'unknown')[:10]}",
+        f"- Games with faults: {manifest.get('faults', {}).get('games', 0)} "
+        "(bot errors, illegal moves, turn caps, crashes; listed with replay commands in manifest.json)",
+        "- Intervals are 95%: Wilson for rates, bootstrap for means, paired t for differences "
+        "(pairs share a deal, rotation and round).",
+        "",
+        "## Cells",
+        "",
+        _cells_table(summary, keys),
+    ]
+    if len(summary) > 1:
+        lines += ["## Paired changes against cell 0", "", _paired_table(summary)]
+    lines += ["## Bots", "", _bots_table(bots), "## Charts", ""]
+    chart_dir = out / CHART_DIR
+    for stem, title, draw in charts(data, keys, bots):
+        try:
+            fig = draw()
+        except plots.NoData as exc:
+            lines += [f"- {title}: skipped ({exc}).", ""]
+            (chart_dir / f"{stem}.png").unlink(missing_ok=True)
+            continue
+        plots.save(fig, chart_dir / f"{stem}.png")
+        lines += [f"### {title}", "", f"![{title}]({CHART_DIR}/{stem}.png)", ""]
+    path = out / "report.md"
+    tmp = out / ".report.md.tmp"
+    tmp.write_text("\n".join(lines))
+    tmp.replace(path)
+    return path

@@ -1,0 +1,141 @@
+"""Experiment files: strict validation with one-line errors, and how cells are built."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from rummisim.cli import main
+from rummisim.experiment import EXPERIMENT_DIR, ExperimentError, experiment_from_dict, load_experiment
+
+BASE = {
+    "name": "t",
+    "seed": 1,
+    "games": 8,
+    "profiles": ["standard"],
+    "lineups": [["greedy", "greedy", "greedy", "greedy"]],
+}
+
+
+def spec(**changes):
+    data = {**BASE, **changes}
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def test_every_shipped_experiment_loads():
+    names = sorted(p.stem for p in EXPERIMENT_DIR.glob("*.yaml"))
+    assert {"quickstart", "variants", "opening-30-vs-40", "joker-rules", "bot-tuning"} <= set(names)
+    for name in names:
+        experiment = load_experiment(EXPERIMENT_DIR / f"{name}.yaml")
+        assert experiment.name == name
+        assert experiment.cells
+
+
+def test_cells_are_the_product_of_profiles_lineups_and_sweep():
+    exp = experiment_from_dict(
+        spec(
+            profiles=["standard", {"base": "standard", "name": "s40", "overrides": {"initial_meld": {"threshold": 40}}}],
+            lineups=[["greedy", "conservative", "greedy"], ["greedy", "greedy"]],
+            sweep={"conservative.min_play": [1, 2], "runs.wrap": ["none", "high_low"]},
+        )
+    )
+    # 2 profiles x (lineup with conservative: 2 x 2, lineup without: 1 x 2) = 12 cells
+    assert len(exp.cells) == 12
+    assert [c.index for c in exp.cells] == list(range(12))
+    s40 = [c for c in exp.cells if c.profile.name.startswith("s40")]
+    assert all(c.profile.initial_meld.threshold == 40 for c in s40)
+    swept = [c for c in exp.cells if dict(c.keys)["conservative.min_play"] == 2]
+    assert swept and all(c.lineup[1] == {"name": "conservative", "params": {"min_play": 2}} for c in swept)
+    no_bot = [c for c in exp.cells if len(c.lineup) == 2]
+    assert all(dict(c.keys)["conservative.min_play"] is None for c in no_bot)
+    wraps = {c.profile.runs.wrap for c in exp.cells}
+    assert wraps == {"none", "high_low"}
+    # labels tell the cells apart
+    assert len({c.label for c in exp.cells}) == 12
+
+
+def test_games_round_up_to_whole_seat_rotations():
+    exp = experiment_from_dict(spec(games=10, lineups=[["greedy"] * 4, ["greedy"] * 3]))
+    assert exp.requested_games == 10
+    assert exp.games == 12  # lcm(4, 3) = 12
+    assert experiment_from_dict(spec(games=10, rotate_seats=False)).games == 10
+    assert experiment_from_dict(spec(), games=3, seed=9).games == 4
+    assert experiment_from_dict(spec(), seed=9).seed == 9
+
+
+@pytest.mark.parametrize(
+    ("changes", "fragments"),
+    [
+        ({"gamez": 3}, ["unknown key 'gamez'", "valid keys:", "games"]),
+        ({"games": 0}, ["key 'games'", "greater than or equal to 1"]),
+        ({"games": "many"}, ["key 'games'", "'many'"]),
+        ({"seed": -1}, ["key 'seed'"]),
+        ({"name": "a b"}, ["key 'name'"]),
+        ({"profiles": ["no-such-profile"]}, ["profiles[0]", "unknown profile 'no-such-profile'", "standard"]),
+        ({"profiles": [{"base": "standard", "overides": {}}]}, ["profiles[0]", "unknown key", "overrides"]),
+        (
+            {"profiles": [{"base": "standard", "overrides": {"initial_meld": {"threshold": "x"}}}]},
+            ["profiles[0]", "initial_meld.threshold"],
+        ),
+        ({"lineups": [["greedy", "wizard"]]}, ["lineups[0][1]", "unknown bot 'wizard'", "greedy"]),
+        (
+            {"lineups": [["greedy", {"name": "conservative", "params": {"min_plays": 2}}]]},
+            ["lineups[0][1]", "unknown parameter 'min_plays'", "min_play"],
+        ),
+        ({"lineups": [["greedy"] * 5]}, ["5 seats", "2..4 players"]),
+        ({"lineups": [["greedy"]]}, ["lineups[0]", "at least 2 bots"]),
+        ({"sweep": {"initial_meld.treshold": [30]}}, ["sweep.initial_meld.treshold", "not a profile key"]),
+        ({"sweep": {"initial_meld.threshold": []}}, ["sweep.initial_meld.threshold", "at least one value"]),
+        ({"sweep": {"initial_meld.threshold": [30, 30]}}, ["values repeat"]),
+        ({"sweep": {"initial_meld.threshold": [30, -5]}}, ["initial_meld.threshold=-5", "initial_meld.threshold"]),
+        ({"sweep": {"conservative.min_play": [1]}}, ["no lineup has a 'conservative' bot"]),
+        (
+            {"lineups": [["conservative", "greedy"]], "sweep": {"conservative.min_plays": [1]}},
+            ["has no parameter 'min_plays'", "min_play"],
+        ),
+        (
+            {"lineups": [["conservative", "greedy"]], "sweep": {"conservative.min_play": [0, 1]}},
+            ["min_play", "greater than or equal to 1"],
+        ),
+    ],
+)
+def test_bad_experiments_raise_one_line_errors(changes, fragments):
+    with pytest.raises(ExperimentError) as info:
+        experiment_from_dict(spec(**changes), "exp.yaml")
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith("exp.yaml")
+    for fragment in fragments:
+        assert fragment in message, message
+
+
+def test_missing_required_key():
+    data = spec()
+    del data["lineups"]
+    with pytest.raises(ExperimentError, match="missing required key 'lineups'"):
+        experiment_from_dict(data, "exp.yaml")
+
+
+def test_cli_bad_experiment_files_exit_2_with_one_line(tmp_path, capsys):
+    cases = {
+        "unknown-key.yaml": spec(colour="red"),
+        "unknown-bot.yaml": spec(lineups=[["greedy", "wizard"]]),
+        "unknown-profile.yaml": spec(profiles=["nope"]),
+        "impossible-sweep.yaml": spec(sweep={"groups.max_size": [5]}),
+        "duplicate-key.yaml": None,
+        "broken.yaml": None,
+    }
+    for name, data in cases.items():
+        path = tmp_path / name
+        if name == "duplicate-key.yaml":
+            path.write_text("name: a\nname: b\n")
+        elif name == "broken.yaml":
+            path.write_text("name: [unclosed\n")
+        else:
+            path.write_text(yaml.safe_dump(data))
+        assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1, err
+        assert err[0].startswith("rummisim: error: ") and str(path) in err[0], err
+    assert main(["run", str(tmp_path / "missing.yaml")]) == 2
+    assert "does not exist" in capsys.readouterr().err
