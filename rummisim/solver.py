@@ -11,8 +11,11 @@ move may also rearrange the table); ``rearrange=False`` only builds new sets
 from the rack and adds tiles to table sets without breaking them.
 
 Turn mode with full rearrangement goes to the dynamic program over tile values
-(``solver_dp``, exact, compiled with numba); positions outside its scope (the
-initial meld, ``rearrange=False``, some locked-joker tables) go to the integer
+(``solver_dp``, exact, compiled with numba), and so does the rack-only initial meld
+(``solve_dp_opening``: a value bound proves "no opening", else the best rack-only
+play is the answer when it meets the opening rules); positions outside its scope
+(``rearrange=False``, some locked-joker tables, e.g. a freed joker under
+``jokers.reuse: two_rack_tiles``, which the DP does not model) go to the integer
 program (``solver_milp``). ``budget`` (default: the profile's
 ``time_limit.search_budget``) bounds the integer program in branch-and-bound
 nodes, never wall time, so results stay reproducible; a search cut short returns
@@ -27,7 +30,7 @@ from dataclasses import dataclass
 from rummisim.melds import Meld, parse_table
 from rummisim.moves import IllegalMove, validate_move
 from rummisim.profile import RuleProfile
-from rummisim.solver_dp import solve_dp
+from rummisim.solver_dp import solve_dp, solve_dp_opening
 from rummisim.solver_milp import solve_milp
 from rummisim.tiles import parse_tiles
 
@@ -93,11 +96,14 @@ def solve(
         return Solution((), table, 0, 0, True)
     options = dict(initial=initial, objective=objective, rearrange=rearrange, node_limit=budget)
     result = None
-    if not initial and rearrange:
-        # the value-by-value dynamic program answers most turn-mode positions exactly and
-        # fast; it returns None outside its scope (or past its state bound)
-        result = solve_dp(rack, table, profile, objective=objective)
-        if result is not None and result.played and not _is_legal(profile, table, rack, result, opened=True):
+    if initial or rearrange:
+        # the value-by-value dynamic program answers most positions exactly and fast; it
+        # returns None outside its scope (or past its state bound)
+        if initial:
+            result = solve_dp_opening(rack, table, profile, objective=objective)
+        else:
+            result = solve_dp(rack, table, profile, objective=objective)
+        if result and result.played and not _is_legal(profile, table, rack, result, opened=not initial):
             result = None
     if result is None:
         result = solve_milp(rack, table, profile, **options)

@@ -42,9 +42,25 @@ rule) or freeing it (the matching rack tile must be played; the reuse rule is no
 modelled) bounds the optimum from above; the best bound is the answer when its
 play passes ``validate_move``, else ``None``.
 
-The kernel is compiled with numba; states live in flat arrays with one hash table
-per step. The number of states is bounded (deterministic, never wall time): past
-the bound the solver answers ``None`` and ``solver.solve`` uses the MILP.
+Bounding. Each kernel pass has a score floor: a state whose score plus the most the
+rack tiles after it can add stays below the floor is dropped, so the pass answers the
+exact optimum whenever that reaches the floor, and nothing otherwise. The floors ask
+for the whole rack, then all but one or two rack tiles, then nothing (a full pass).
+The positions that are slow to search (big tables, jokers) mostly place the whole rack,
+and those passes usually keep far fewer states. With locked jokers, a pruned pass may pick another
+of several best tables than a full pass; if none of them passes ``validate_move``, the
+full passes are run before giving up.
+
+The initial meld from rack tiles (``solve_dp_opening``) reuses the kernel twice: with
+each tile's face value as its gain, it bounds the opening value of any rack-only table
+(below the threshold: no opening); otherwise the best rack-only play answers when it
+meets the opening rules (it is the best over a superset of the openings).
+
+The kernel is compiled with numba and cached on disk (``cache=True``, next to the
+module in ``__pycache__``), so fresh processes load it instead of compiling; states
+live in flat arrays with one hash table per step. The number of states is bounded
+(deterministic, never wall time): past the bound the solver answers ``None`` and
+``solver.solve`` uses the MILP.
 
 Scope: turn mode with full rearrangement, objectives ``tiles`` and ``value``, wrap
 ``none`` and ``high_low``, ``discard_pile``, any jokers on the rack, table jokers
@@ -62,15 +78,12 @@ from itertools import product
 import numba
 import numpy as np
 
-from rummisim.melds import Meld, make_meld
+from rummisim.melds import Meld
 from rummisim.moves import IllegalMove, joker_acceptable, validate_move
 from rummisim.profile import RuleProfile
+from rummisim.solver_dp_decode import N_TYPES, decode, restore_jokers
 from rummisim.solver_milp import TILE_WEIGHT, MilpResult
 
-N_TYPES = 4  # run types A, C, D, E (see the module docstring)
-TYPE_A, TYPE_C, TYPE_D, TYPE_E = range(N_TYPES)
-AFTER_TILE = (TYPE_C, TYPE_E, TYPE_E, TYPE_E)
-AFTER_JOKER = (TYPE_D, TYPE_E, TYPE_D, TYPE_D)
 MAX_STATES = 1 << 21  # total states over all steps before the DP gives up (deterministic)
 HASH_BITS = 19  # one step holds at most half of 2**HASH_BITS states
 MAX_OPEN_RUNS = 7  # open runs per colour that the action code can describe
@@ -214,7 +227,7 @@ def _tables(profile: RuleProfile, copies: int) -> _Tables | None:
 _HASH_MULT = np.uint64(0x9E3779B97F4A7C15)
 
 
-@numba.njit(cache=False, nogil=True)
+@numba.njit(cache=True, nogil=True)
 def _insert(
     key, score, parent, action, keys, scores, parents, actions, count, step_lo, hkeys, hidx, hstamp, stamp
 ):
@@ -245,7 +258,7 @@ def _insert(
         h = (h + 1) & mask
 
 
-@numba.njit(cache=False, nogil=True)
+@numba.njit(cache=True, nogil=True)
 def _kernel(
     tcnt,  # (P, C) numbered table tiles per position and colour (must be used)
     rcnt,  # (P, C) numbered rack tiles (may be used)
@@ -275,8 +288,12 @@ def _kernel(
     stamp,
     step_bounds,
     dec,
+    rest_gain,  # (P * C,) most score the rack tiles after each colour step can still add
+    bound,  # states whose score plus ``rest_gain`` stays below this are dropped
 ):
-    """Run the DP. Returns (index of the best final state, NO_STATE or OVERFLOW; last stamp)."""
+    """Run the DP. Returns (index of the best final state, NO_STATE or OVERFLOW; last stamp).
+    Every state kept can still reach ``bound``, so the best final state is the optimum
+    whenever the optimum is at least ``bound``; otherwise the answer is NO_STATE."""
     n_pos, n_col = tcnt.shape
     wmask = np.int64((1 << width) - 1)
     nmask = np.int64((1 << n_bits) - 1)
@@ -304,6 +321,7 @@ def _kernel(
             low_shift = low_at + c * low_bits
             wrap_low = wrapable[c] and p == 0
             wrap_high = wrapable[c] and p == last and p > 0
+            need = bound - rest_gain[p * n_col + c]
             for i in range(lo, hi):
                 key = keys[i]
                 base = scores[i]
@@ -328,6 +346,8 @@ def _kernel(
                     cleared = cleared & ~(lmask << low_shift)
                 for x in range(x_lo, x_hi + 1):
                     sc_x = base + (x if wrap_low else x - t) * gp
+                    if sc_x < need:
+                        continue
                     g_max = min(x, mmask) if allow_group[p] else 0
                     # a joker here while a tile of this face stays on the rack: the tile
                     # could take the joker's place (the joker then goes where there is room)
@@ -443,13 +463,6 @@ def _gain(profile: RuleProfile, value: int, objective: str) -> int:
     return TILE_WEIGHT + value if objective == "tiles" else TILE_WEIGHT * value + 1
 
 
-@dataclass
-class _Run:
-    kind: int
-    tiles: list[int]
-    faces: list[int]
-
-
 def supported(profile: RuleProfile, table: tuple[Meld, ...]) -> bool:
     """Whether ``solve_dp`` handles turn-mode positions of this profile and table at all."""
     if (
@@ -473,8 +486,11 @@ def solve_dp(
     when the position is outside what the DP handles (see the module docstring)."""
     if objective not in ("tiles", "value") or not supported(profile, table):
         return None
-    rack = tuple(sorted(int(t) for t in rack))
-    table = tuple(table)
+    return _play(tuple(sorted(int(t) for t in rack)), tuple(table), profile, objective)
+
+
+def _play(rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile, objective: str):
+    """``solve_dp`` on a sorted rack, past the scope checks."""
     found = _solve_rack(rack, rack, table, profile, objective)
     if found is None:
         return None
@@ -497,6 +513,62 @@ def solve_dp(
     if not played:
         return MilpResult(table, (), True, states)
     return MilpResult(new_table, played, True, states)
+
+
+def solve_dp_opening(
+    rack: tuple[int, ...],
+    table: tuple[Meld, ...],
+    profile: RuleProfile,
+    *,
+    objective: str,
+) -> MilpResult | None:
+    """The initial meld from rack tiles alone (the table untouched), or ``None`` when the
+    DP cannot settle it and the MILP must.
+
+    Two exact shortcuts: when even the most valuable rack-only table falls short of the
+    threshold there is no opening; when the best rack-only play (the turn-mode DP on an
+    empty table) meets the profile's opening rules, it is the best opening, as it is the
+    best over a superset of the openings. ``solve`` checks it with ``validate_move``."""
+    if (
+        objective not in ("tiles", "value")
+        or profile.initial_meld.may_touch_table
+        or profile.runs.min_length != 3
+        or _tables(profile, profile.tileset.copies) is None
+    ):
+        return None
+    rack = tuple(sorted(int(t) for t in rack))
+    table = tuple(table)
+    top = _opening_value_bound(rack, profile)
+    if top is None:
+        return None
+    top_value, states = top
+    if top_value < profile.initial_meld.threshold:
+        return MilpResult(table, (), True, states)
+    found = _play(rack, (), profile, objective)
+    if found is None:
+        return None
+    new_table = table + found.table if found.played else table
+    return MilpResult(new_table, found.played, True, states + found.nodes)
+
+
+def _opening_value_bound(rack: tuple[int, ...], profile: RuleProfile) -> tuple[int, int] | None:
+    """(an upper bound on the opening value of any rack-only table, states), or ``None``:
+    the most face value of numbered rack tiles in sets (the DP with each tile's value as
+    its gain; jokers placed where sets need them), plus each rack joker at its best worth."""
+    ts = profile.tileset
+    rack_counts = np.bincount(np.asarray(rack, dtype=np.int64), minlength=ts.n_codes)
+    n_rj = int(rack_counts[ts.joker])
+    if n_rj > ts.jokers:
+        return None
+    tab = _tables(profile, max(ts.copies, int(np.max(rack_counts[: ts.joker]))))
+    if tab is None:
+        return None
+    tgrid, rgrid, wrapable, allow_group = _grids(np.zeros_like(rack_counts), rack_counts, profile)
+    gain = np.array([p % ts.values + 1 for p in range(tgrid.shape[0])], dtype=np.int64)
+    best, states = _search(tab, tgrid, rgrid, gain, wrapable, allow_group, n_rj, [NO_BOUND])
+    if best < 0:
+        return None
+    return int(_buffers().scores[best]) + n_rj * profile.joker_opening_value(ts.values), states
 
 
 _Found = tuple[int, tuple[Meld, ...], tuple[int, ...], int]
@@ -530,30 +602,33 @@ def _solve_rack(
         [(False, f) for f in sorted(ok)] + [(True, f) for f in sorted(ok) if rack_counts[f] > 0]
         for _, ok in locked
     ]
-    results: list[_Found] = []
     states = 0
-    for choice in product(*options):
-        forced = tuple(f for freed, f in choice if freed)
-        if any(forced.count(f) > rack_counts[f] for f in forced):
-            continue
-        virtual = tuple(f for freed, f in choice if not freed)
-        found = _best(rack, table, profile, objective, virtual=virtual, forced=forced)
-        if found is None:
-            return None
-        states += found[3]
-        results.append(found)
-    results.sort(key=lambda found: -found[0])
-    top = results[0][0]
-    for score, new_table, played, _ in results:
-        if score < top:
-            break
-        if not played:
-            return score, table, (), states
-        try:
-            validate_move(profile, table, full_rack, new_table, played, opened=True)
-        except IllegalMove:
-            continue
-        return score, new_table, played, states
+    # the pruned passes may pick another of several best tables than the full search does;
+    # when none of those passes validation (the reuse rule is not modelled), search in full
+    for prune in (True, False):
+        results: list[_Found] = []
+        for choice in product(*options):
+            forced = tuple(f for freed, f in choice if freed)
+            if any(forced.count(f) > rack_counts[f] for f in forced):
+                continue
+            virtual = tuple(f for freed, f in choice if not freed)
+            found = _best(rack, table, profile, objective, virtual=virtual, forced=forced, prune=prune)
+            if found is None:
+                return None
+            states += found[3]
+            results.append(found)
+        results.sort(key=lambda found: -found[0])
+        top = results[0][0]
+        for score, new_table, played, _ in results:
+            if score < top:
+                break
+            if not played:
+                return score, table, (), states
+            try:
+                validate_move(profile, table, full_rack, new_table, played, opened=True)
+            except IllegalMove:
+                continue
+            return score, new_table, played, states
     return None
 
 
@@ -565,6 +640,7 @@ def _best(
     *,
     virtual: tuple[int, ...] = (),
     forced: tuple[int, ...] = (),
+    prune: bool = True,
 ) -> _Found | None:
     """(score, new table, played, states) of the best play, treating table jokers as free,
     except ``virtual``: table jokers kept at these faces (tiles of that face in the DP, jokers
@@ -597,57 +673,16 @@ def _best(
     tab = _tables(profile, copies)
     if tab is None:
         return None
-    n_pos = V + 1 if profile.wrap else V
-    tgrid = np.zeros((n_pos, C), dtype=np.int64)
-    rgrid = np.zeros((n_pos, C), dtype=np.int64)
-    tgrid[:V] = table_counts[:joker].reshape(C, V).T
-    rgrid[:V] = rack_counts[:joker].reshape(C, V).T
-    wrapable = np.zeros(C, dtype=np.bool_)
-    if profile.wrap:
-        wrapable[:] = (tgrid[0] + rgrid[0]) > 0
-        tgrid[V] = np.where(wrapable, tgrid[0], 0)
-        rgrid[V] = np.where(wrapable, rgrid[0], 0)
+    tgrid, rgrid, wrapable, allow_group = _grids(table_counts, rack_counts, profile)
+    n_pos = tgrid.shape[0]
     gain = np.array([_gain(profile, p % V + 1, objective) for p in range(n_pos)], dtype=np.int64)
-    allow_group = np.ones(n_pos, dtype=np.bool_)
-    if profile.wrap:
-        allow_group[V] = False
     n_jokers = n_tj + n_rj
-    buf = _buffers()
     n_steps = n_pos * (C + 1)
-    step_bounds = np.zeros(n_steps + 2, dtype=np.int64)
-    best, buf.stamp = _kernel(
-        tgrid,
-        rgrid,
-        gain,
-        wrapable,
-        allow_group,
-        n_jokers,
-        tab.move_start,
-        tab.move_end,
-        tab.moves,
-        tab.group_jokers,
-        tab.width,
-        tab.jokers_at,
-        tab.n_at,
-        tab.m_at,
-        tab.low_at,
-        tab.low_bits,
-        tab.n_bits,
-        tab.m_bits,
-        buf.keys,
-        buf.scores,
-        buf.parents,
-        buf.actions,
-        buf.hkeys,
-        buf.hidx,
-        buf.hstamp,
-        buf.stamp,
-        step_bounds,
-        tab.dec,
-    )
+    bounds = _bounds(rack_counts[:joker], profile, objective) if prune else [NO_BOUND]
+    best, states = _search(tab, tgrid, rgrid, gain, wrapable, allow_group, n_jokers, bounds)
+    buf = _buffers()
     if best < 0:
         return None
-    states = int(step_bounds[n_steps + 1])
     chain = []
     i = int(best)
     while i > 0:
@@ -657,11 +692,11 @@ def _best(
     if len(chain) != n_steps:
         return None
     score = int(buf.scores[best]) + offset + n_rj * _gain(profile, profile.jokers.penalty, objective)
-    new_table = _decode(chain, profile, n_pos, n_jokers)
+    new_table = decode(chain, profile, n_pos, n_jokers)
     if new_table is None:
         return None
     if virtual:
-        new_table = _restore_jokers(new_table, virtual, ts)
+        new_table = restore_jokers(new_table, virtual, ts)
     new_counts = np.bincount(
         np.asarray([t for m in new_table for t in m.tiles], dtype=np.int64), minlength=ts.n_codes
     )
@@ -672,171 +707,90 @@ def _best(
     return score, new_table, played, states
 
 
-def _restore_jokers(new_table: tuple[Meld, ...], virtual: tuple[int, ...], ts) -> tuple[Meld, ...]:
-    """Turn one tile of each kept joker's face back into that joker (in the set with the
-    most numbered tiles, so that it keeps two)."""
-    melds = list(new_table)
-    for face in virtual:
-        holders = [i for i, m in enumerate(melds) if face in m.tiles]
-        if not holders:
-            continue
-        i = max(holders, key=lambda i: sum(t != ts.joker for t in melds[i].tiles))
-        tiles = list(melds[i].tiles)
-        tiles[tiles.index(face)] = ts.joker
-        melds[i] = Meld(tuple(tiles), melds[i].faces)
-    return tuple(melds)
-
-
-def _field(action: int, at: int, bits: int = 3) -> int:
-    return (action >> at) & ((1 << bits) - 1)
-
-
-def _decode(chain: list[int], profile: RuleProfile, n_pos: int, n_jokers: int) -> tuple[Meld, ...] | None:
-    """Replay the chosen steps into concrete sets, then add the jokers no set needed."""
+def _grids(table_counts: np.ndarray, rack_counts: np.ndarray, profile: RuleProfile):
+    """Numbered table and rack tiles per run position and colour (with wrap, the 1s again
+    at position V+1), the wrapping colours, and the positions where groups may form."""
     ts = profile.tileset
     V, C, joker = ts.values, ts.colours, ts.joker
-    open_runs: list[list[_Run]] = [[] for _ in range(C)]
-    runs: list[tuple[list[int], list[int]]] = []
-    groups: list[tuple[list[int], list[int]]] = []
-    k = 0
-    for p in range(n_pos):
-        value = p % V + 1
-        group_tiles: list[int] = []
-        for c in range(C):
-            action = chain[k]
-            k += 1
-            face = ts.code(c, value)
-            ext_tile = [_field(action, 3 * t) for t in range(N_TYPES)]
-            joker_e, starts = _field(action, 12), _field(action, 15)
-            group_tiles.extend([face] * _field(action, 36, 4))
-            by_kind: list[list[_Run]] = [[] for _ in range(N_TYPES)]
-            for run in open_runs[c]:
-                by_kind[run.kind].append(run)
-            still: list[_Run] = []
-            for kind in range(N_TYPES):
-                members = by_kind[kind]
-                n_tile = ext_tile[kind]
-                n_joker = len(members) - n_tile if kind != TYPE_E else joker_e
-                if n_tile + n_joker > len(members):
-                    return None
-                for idx, run in enumerate(members):
-                    if idx < n_tile + n_joker:
-                        as_tile = idx < n_tile
-                        run.tiles.append(face if as_tile else joker)
-                        run.faces.append(face)
-                        run.kind = (AFTER_TILE if as_tile else AFTER_JOKER)[kind]
-                        still.append(run)
-                    else:
-                        runs.append((run.tiles, run.faces))
-            still.extend(_Run(TYPE_A, [face], [face]) for _ in range(starts))
-            open_runs[c] = still
-        made = _groups(group_tiles, chain[k], profile)
-        k += 1
-        if made is None:
-            return None
-        groups.extend(made)
-    for c in range(C):
-        for run in open_runs[c]:
-            if run.kind == TYPE_C:
-                run.tiles.insert(0, joker)
-                run.faces.insert(0, ts.code(c, ts.value_of(run.faces[0]) - 1))
-            elif run.kind != TYPE_E:
-                return None
-            runs.append((run.tiles, run.faces))
-    spare = n_jokers - sum(t == joker for tiles, _ in runs + groups for t in tiles)
-    if spare < 0 or not _add_spare_jokers(runs, groups, spare, profile):
-        return None
-    melds: list[Meld] = []
-    for tiles, faces in runs + groups:
-        pieces = _split_long(tiles, faces, profile)
-        if pieces is None:
-            return None
-        for tiles_part, faces_part in pieces:
-            try:
-                melds.append(make_meld(tiles_part, faces_part, profile))
-            except ValueError:
-                return None
-    return tuple(sorted(melds, key=lambda m: (m.faces, m.tiles)))
+    n_pos = V + 1 if profile.wrap else V
+    tgrid = np.zeros((n_pos, C), dtype=np.int64)
+    rgrid = np.zeros((n_pos, C), dtype=np.int64)
+    tgrid[:V] = table_counts[:joker].reshape(C, V).T
+    rgrid[:V] = rack_counts[:joker].reshape(C, V).T
+    wrapable = np.zeros(C, dtype=np.bool_)
+    allow_group = np.ones(n_pos, dtype=np.bool_)
+    if profile.wrap:
+        wrapable[:] = (tgrid[0] + rgrid[0]) > 0
+        tgrid[V] = np.where(wrapable, tgrid[0], 0)
+        rgrid[V] = np.where(wrapable, rgrid[0], 0)
+        allow_group[V] = False
+    return tgrid, rgrid, wrapable, allow_group
 
 
-def _add_spare_jokers(runs, groups, spare: int, profile: RuleProfile) -> bool:
-    """Put ``spare`` jokers into sets with room (the end of a run, a missing colour of a group)."""
-    ts = profile.tileset
-    V = ts.values
-    for tiles, faces in groups:
-        present = {ts.colour_of(f) for f in faces}
-        value = ts.value_of(faces[0])
-        for c in range(ts.colours):
-            if spare == 0:
-                return True
-            if c not in present and len(tiles) < profile.groups.max_size:
-                tiles.append(ts.joker)
-                faces.append(ts.code(c, value))
-                present.add(c)
-                spare -= 1
-    for tiles, faces in runs:
-        colour = ts.colour_of(faces[0])
-        # positions of the run in order (a high 1 is V + 1)
-        first = ts.value_of(faces[0])
-        while spare and len(tiles) < V:
-            last = first + len(tiles) - 1
-            top = V + 1 if profile.wrap and first > 1 else V
-            if last < top:
-                tiles.append(ts.joker)
-                faces.append(ts.code(colour, last % V + 1))
-            elif first > 1 and not (profile.wrap and last == V + 1 and first == 2):
-                first -= 1
-                tiles.insert(0, ts.joker)
-                faces.insert(0, ts.code(colour, first))
-            else:
-                break
-            spare -= 1
-    return spare == 0
+def _search(
+    tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: int, bounds
+) -> tuple[int, int]:
+    """Run the kernel with each score floor in turn until one finds a final state:
+    (index of the best final state or NO_STATE / OVERFLOW, states visited)."""
+    buf = _buffers()
+    n_steps = tgrid.shape[0] * (tgrid.shape[1] + 1)
+    step_bounds = np.zeros(n_steps + 2, dtype=np.int64)
+    step_gain = (rgrid * gain[:, None]).ravel()
+    rest_gain = (step_gain.sum() - np.cumsum(step_gain)).astype(np.int64)
+    states = 0
+    best = NO_STATE
+    for bound in bounds:
+        best, buf.stamp = _kernel(
+            tgrid,
+            rgrid,
+            gain,
+            wrapable,
+            allow_group,
+            n_jokers,
+            tab.move_start,
+            tab.move_end,
+            tab.moves,
+            tab.group_jokers,
+            tab.width,
+            tab.jokers_at,
+            tab.n_at,
+            tab.m_at,
+            tab.low_at,
+            tab.low_bits,
+            tab.n_bits,
+            tab.m_bits,
+            buf.keys,
+            buf.scores,
+            buf.parents,
+            buf.actions,
+            buf.hkeys,
+            buf.hidx,
+            buf.hstamp,
+            buf.stamp,
+            step_bounds,
+            tab.dec,
+            rest_gain,
+            bound,
+        )
+        states += int(step_bounds[n_steps + 1])
+        if best != NO_STATE:
+            break
+    return best, states
 
 
-def _groups(tiles: list[int], jokers: int, profile: RuleProfile) -> list[tuple[list[int], list[int]]] | None:
-    """Groups of distinct colours from same-value tiles plus the jokers they need
-    (round robin over ``k`` groups, the ``k`` that needs exactly ``jokers``)."""
-    if not tiles:
-        return [] if jokers == 0 else None
-    ts = profile.tileset
-    lo, hi = profile.groups.min_size, profile.groups.max_size
-    tiles = sorted(tiles)
-    value = ts.value_of(tiles[0])
-    for k in range(1, len(tiles) // 2 + 1):
-        members: list[list[int]] = [[] for _ in range(k)]
-        for idx, t in enumerate(tiles):
-            members[idx % k].append(t)
-        if any(len(set(m)) != len(m) or len(m) > hi for m in members):
-            continue
-        need = [max(0, lo - len(m)) for m in members]
-        if sum(need) != jokers:
-            continue
-        out = []
-        for m, j in zip(members, need, strict=True):
-            colours = {ts.colour_of(t) for t in m}
-            missing = [ts.code(c, value) for c in range(ts.colours) if c not in colours][:j]
-            out.append((m + [ts.joker] * j, m + missing))
-        return out
-    return None
+NO_BOUND = -(1 << 62)
+SLACK_TILES = (0, 1, 2)  # rack tiles left over in the pruned passes before the full one
 
 
-def _split_long(
-    tiles: list[int], faces: list[int], profile: RuleProfile
-) -> list[tuple[list[int], list[int]]] | None:
-    """A run longer than the values (wrap mode: 1 low and high) cut into two valid runs."""
-    ts = profile.tileset
-    n = len(tiles)
-    if n <= ts.values:
-        return [(tiles, faces)]
-    need = profile.runs.min_length
-    for cut in range(need, n - need + 1):
-        left, right = tiles[:cut], tiles[cut:]
-        if (
-            len(left) <= ts.values
-            and len(right) <= ts.values
-            and sum(t != ts.joker for t in left) >= 2
-            and sum(t != ts.joker for t in right) >= 2
-        ):
-            return [(left, faces[:cut]), (right, faces[cut:])]
-    return None
+def _bounds(rack_numbered: np.ndarray, profile: RuleProfile, objective: str) -> list[int]:
+    """Score floors for successive kernel passes, the last one ``NO_BOUND`` (no pruning).
+
+    A pass with floor ``L`` drops every state that cannot reach ``L`` and answers the exact
+    optimum when that is at least ``L``; else the next, lower floor is tried. Most plays
+    that are slow to search place the whole rack, so the first floors ask for all but
+    ``k`` rack tiles placed (``tiles``), or all the rack's value (``value``)."""
+    n = int(rack_numbered.sum())
+    if objective == "tiles":
+        return [TILE_WEIGHT * (n - k) for k in SLACK_TILES if k < n] + [NO_BOUND]
+    total = int(rack_numbered @ np.tile(np.arange(1, profile.tileset.values + 1), profile.tileset.colours))
+    return [TILE_WEIGHT * total, NO_BOUND]

@@ -125,19 +125,27 @@ def test_resume_after_a_partial_run_equals_an_uninterrupted_run(tmp_path):
     assert files(partial) == files(tmp_path / "full")
 
 
+def cli_run(tmp_path: Path, games: int) -> list[str]:
+    """The CLI command for the FAST experiment with ``games`` per cell, one job, 3-game chunks."""
+    spec_path = tmp_path / "exp.yaml"
+    spec_path.write_text(yaml.safe_dump({**FAST, "games": games}))
+    return [sys.executable, "-m", "rummisim", "run", str(spec_path), "--jobs", "1", "--chunk-size", "3"]
+
+
+def wait_for_chunks(out: Path, n: int, proc: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if (out / "chunks").exists() and len(list((out / "chunks").glob("c*"))) >= n:
+            return
+        time.sleep(0.02)
+
+
 @pytest.mark.slow
 def test_a_killed_run_resumed_from_the_cli_equals_an_uninterrupted_run(tmp_path):
-    spec_path = tmp_path / "exp.yaml"
-    spec_path.write_text(yaml.safe_dump({**FAST, "games": 60}))
+    cmd = cli_run(tmp_path, 60)
     killed = tmp_path / "killed"
-    cmd = [sys.executable, "-m", "rummisim", "run", str(spec_path), "--jobs", "1", "--chunk-size", "3"]
-    proc = subprocess.Popen([*cmd, "--out", str(killed), "--no-report"], stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        done = list((killed / "chunks").glob("c*")) if (killed / "chunks").exists() else []
-        if len(done) >= 4:
-            break
-        time.sleep(0.05)
+    proc = subprocess.Popen([*cmd, "--out", str(killed), "--no-report"], stderr=subprocess.DEVNULL)
+    wait_for_chunks(killed, 4, proc)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     n_done = len(list((killed / "chunks").glob("c*")))
@@ -149,13 +157,11 @@ def test_a_killed_run_resumed_from_the_cli_equals_an_uninterrupted_run(tmp_path)
 
 @pytest.mark.slow
 def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
+    cmd = cli_run(tmp_path, 3000)
     spec_path = tmp_path / "exp.yaml"
-    spec_path.write_text(yaml.safe_dump({**FAST, "games": 3000}))
     out = tmp_path / "out"
-    cmd = [sys.executable, "-m", "rummisim", "run", str(spec_path), "--jobs", "1", "--chunk-size", "3"]
     proc = subprocess.Popen([*cmd, "--out", str(out)], stderr=subprocess.PIPE, text=True)
-    while not (out / "chunks").exists() or len(list((out / "chunks").glob("c*"))) < 2:
-        time.sleep(0.05)
+    wait_for_chunks(out, 2, proc)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
