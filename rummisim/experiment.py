@@ -13,6 +13,7 @@ seat rotation and an optional grid ``sweep``::
       - [greedy, greedy, greedy, greedy]
       - [greedy, {name: conservative, params: {min_play: 2}}, greedy, greedy]
     rotate_seats: true            # default: replay each deal with the lineup in every seat
+                                  # (its distinct rotations only: none for identical bots)
     sweep:                        # optional: the cells are the cartesian product
       initial_meld.threshold: [30, 40]      # a profile key path
       conservative.min_play: [1, 2, 3]      # BOT.PARAM, applied to every such seat
@@ -101,7 +102,12 @@ class Cell:
 
     @property
     def rotations(self) -> int:
-        return len(self.lineup)
+        """Distinct seat rotations: the lineup's period. Four different bots give 4; four
+        identical bots give 1 and ``[greedy, beginner, greedy, beginner]`` gives 2, because
+        rotating further replays the same games and would only duplicate data."""
+        labels = [bot_label(s) for s in self.lineup]
+        n = len(labels)
+        return next(p for p in range(1, n + 1) if n % p == 0 and labels[p:] + labels[:p] == labels)
 
 
 @dataclass(frozen=True)
@@ -247,7 +253,7 @@ def experiment_from_dict(
             cells.append(Cell(len(cells), "", profile, tuple(built_lineup), tuple(keys.items())))
     cells = _label_cells(cells, len(profiles) > 1, len(lineups) > 1)
     # With rotation every deal is played once per seat, so round up to whole rotations.
-    step = _lcm([len(c.lineup) for c in cells]) if spec.rotate_seats else 1
+    step = _lcm([c.rotations for c in cells]) if spec.rotate_seats else 1
     per_cell = -(-spec.games // step) * step
     return Experiment(
         name=spec.name,

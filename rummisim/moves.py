@@ -326,8 +326,31 @@ _REASON_ORDER = [
 
 
 def _try_mapping(profile, table, new_table, played_counts, old, slots, mapping, locked, allow_free):
+    """Whether this assignment of old jokers to slots is legal: 0+ (jokers freed) or a reason.
+
+    A joker whose new face is not acceptable must be freed. One that keeps an acceptable face
+    may still have been freed by a matching rack tile (what matters under strict joker sets,
+    where a freed joker no longer ties its old set together), so those are tried both ways.
+    """
+    must = [k for k, (_, _, ok) in enumerate(old) if locked and slots[mapping[k]][1] not in ok]
+    optional = []
+    if locked and allow_free and not profile.jokers.take_from_joker_sets:
+        optional = [
+            k for k, (_, _, ok) in enumerate(old) if k not in must and any(played_counts[c] for c in ok)
+        ]
+    reason = None
+    for size in range(len(optional) + 1):
+        for extra in combinations(optional, size):
+            outcome = _try_freed(profile, table, new_table, played_counts, old, slots, mapping, allow_free,
+                                 sorted(must + list(extra)))  # fmt: skip
+            if isinstance(outcome, int):
+                return outcome
+            reason = reason or outcome
+    return reason
+
+
+def _try_freed(profile, table, new_table, played_counts, old, slots, mapping, allow_free, freed):
     ts = profile.tileset
-    freed = [k for k, (_, _, ok) in enumerate(old) if locked and slots[mapping[k]][1] not in ok]
     if not profile.jokers.take_from_joker_sets:
         freed_melds = Counter(old[k][0] for k in freed)
         for i, meld in enumerate(table):

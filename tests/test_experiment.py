@@ -55,12 +55,24 @@ def test_cells_are_the_product_of_profiles_lineups_and_sweep():
 
 
 def test_games_round_up_to_whole_seat_rotations():
-    exp = experiment_from_dict(spec(games=10, lineups=[["greedy"] * 4, ["greedy"] * 3]))
+    mixed4, mixed3 = ["greedy", "value", "greedy", "greedy"], ["greedy", "value", "greedy"]
+    exp = experiment_from_dict(spec(games=10, lineups=[mixed4, mixed3]))
     assert exp.requested_games == 10
     assert exp.games == 12  # lcm(4, 3) = 12
-    assert experiment_from_dict(spec(games=10, rotate_seats=False)).games == 10
-    assert experiment_from_dict(spec(), games=3, seed=9).games == 4
+    assert [exp.rotations(c) for c in exp.cells] == [4, 3]
+    assert experiment_from_dict(spec(games=10, lineups=[mixed4], rotate_seats=False)).games == 10
+    assert experiment_from_dict(spec(lineups=[mixed4]), games=3, seed=9).games == 4
     assert experiment_from_dict(spec(), seed=9).seed == 9
+
+
+def test_identical_bots_are_not_rotated():
+    # four greedy bots rotated would replay the same game four times: one rotation, every deal new
+    exp = experiment_from_dict(spec(games=10))
+    assert exp.games == 10
+    assert exp.rotations(exp.cells[0]) == 1
+    # a lineup that repeats itself after two seats has two distinct rotations
+    exp = experiment_from_dict(spec(games=9, lineups=[["greedy", "beginner", "greedy", "beginner"]]))
+    assert (exp.rotations(exp.cells[0]), exp.games) == (2, 10)
 
 
 @pytest.mark.parametrize(

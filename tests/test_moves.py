@@ -235,6 +235,19 @@ def test_sets_holding_a_joker_may_not_lose_tiles_under_the_strict_rule(standard)
     check(strict, "R3 R4 R5 J(R6)", "R6 K9 O9", "R3 R4 R5 R6 | K9 O9 J(B9)", "R6 K9 O9")
 
 
+def test_a_group_joker_freed_by_its_tile_may_keep_another_acceptable_face_under_the_strict_rule():
+    # J(R2) in a group of 2s also stands for K2 (any missing colour). Played R2 frees it, and
+    # the freed joker, now K2 in a run with two rack tiles, no longer ties its old set together
+    # (found by a batch run: greedy proposed this and the engine had refused it).
+    strict = load_profile("guide-strict-joker")
+    old = "J(R2) O2 B2 | K3 K4 K5 K6"
+    new = "R2 O2 B2 | K1 J(K2) K3 K4 | K4 K5 K6"
+    check(strict, old, "K1 K4 R2", new, "K1 K4 R2")
+    # the freed joker still needs two other rack tiles in its new set (kept, it ties its old set)
+    rejects("joker_rule", strict, old, "K1 R2", "R2 O2 B2 | K1 J(K2) K3 | K4 K5 K6", "K1 R2")
+    check(load_profile("standard"), old, "K1 R2", "R2 O2 B2 | K1 J(K2) K3 | K4 K5 K6", "K1 R2")
+
+
 def test_rack_jokers_go_anywhere(standard):
     check(standard, "R1 R2 R3", "J K1 K2", "R1 R2 R3 | K1 K2 J(K3)", "J K1 K2")
     check(standard, "R1 R2 R3", "J", "R1 R2 R3 J(R4)", "J")
