@@ -14,9 +14,9 @@ Turn mode with full rearrangement goes to the dynamic program over tile values
 (``solver_dp``, exact, compiled with numba), and so does the rack-only initial meld
 (``solve_dp_opening``: a value bound proves "no opening", else the best rack-only
 play is the answer when it meets the opening rules); positions outside its scope
-(``rearrange=False``, some locked-joker tables, e.g. a freed joker under
-``jokers.reuse: two_rack_tiles``, which the DP does not model) go to the integer
-program (``solver_milp``). ``budget`` (default: the profile's
+(``rearrange=False``, a few locked-joker tables: three freed jokers, several rack
+jokers beside a freed one, too many sets that could hold freed jokers) go to the
+integer program (``solver_milp``). ``budget`` (default: the profile's
 ``time_limit.search_budget``) bounds the integer program in branch-and-bound
 nodes, never wall time, so results stay reproducible; a search cut short returns
 its best play with ``proven=False``. The dynamic program has its own fixed bound

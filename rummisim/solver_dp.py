@@ -37,10 +37,13 @@ with the value as tie-break, or the reverse (a rack joker counts
 are cut in two when decoded.
 
 Locked table jokers: each choice of keeping every table joker (at a face it may
-keep; in the DP it is a tile of that face, which only relaxes the two-numbered
-rule) or freeing it (the matching rack tile must be played; the reuse rule is not
-modelled) bounds the optimum from above; the best bound is the answer when its
-play passes ``validate_move``, else ``None``.
+keep; in the DP it is a tile of that face, which only relaxes the two-numbered rule) or
+freeing it (the matching rack tile must be played; the joker is free in the DP) bounds
+the optimum from above. The best bound is the answer when its play passes
+``validate_move``. Under ``reuse: two_rack_tiles`` a better bound that frees jokers is
+then settled exactly: each set that may hold a freed joker with two other rack items
+(``freed_joker_hosts``) is set aside, and the DP solves the tiles left above the best
+legal play so far (one freed joker after the other; two may share a run).
 
 Bounding. Each kernel pass has a score floor: a state whose score plus the most the
 rack tiles after it can add stays below the floor is dropped, so the pass answers the
@@ -81,7 +84,16 @@ import numpy as np
 from rummisim.melds import Meld
 from rummisim.moves import IllegalMove, joker_acceptable, validate_move
 from rummisim.profile import RuleProfile
-from rummisim.solver_dp_decode import N_TYPES, decode, restore_jokers
+from rummisim.solver_dp_decode import (
+    N_TYPES,
+    Host,
+    colour_moves,
+    decode,
+    freed_in,
+    freed_joker_hosts,
+    group_jokers_needed,
+    restore_jokers,
+)
 from rummisim.solver_milp import TILE_WEIGHT, MilpResult
 
 MAX_STATES = 1 << 21  # total states over all steps before the DP gives up (deterministic)
@@ -120,47 +132,6 @@ def _bits(n: int) -> int:
     return max(1, int(n).bit_length())
 
 
-def _group_jokers(n: int, m: int, min_size: int, max_size: int) -> int:
-    """Fewest jokers that let ``n`` tiles of one value (at most ``m`` of a colour) form groups
-    of distinct colours with two numbered tiles each; -1 if no grouping exists. Round robin
-    over ``k`` groups gives balanced sizes, which need the fewest jokers."""
-    if n == 0:
-        return 0
-    best = -1
-    for k in range(max(m, 1), n // 2 + 1):
-        small, extra = divmod(n, k)
-        sizes = [small + 1] * extra + [small] * (k - extra)
-        if max(sizes) > max_size:
-            continue
-        need = sum(max(0, min_size - s) for s in sizes)
-        if best < 0 or need < best:
-            best = need
-    return best
-
-
-def _colour_moves(counts: tuple[int, ...], u: int) -> list[tuple[tuple[int, ...], int, int]]:
-    """Every treatment of one colour's open runs (``counts`` by type) with ``u`` tiles for runs:
-    (new counts, jokers used, action bits). Jokers go only where a set needs them."""
-    na, nc, nd, ne = counts
-    out = []
-    for aa in range(na + 1):
-        for ac in range(nc + 1):
-            for ad in range(nd + 1):
-                for ae in range(ne + 1):
-                    starts = u - (aa + ac + ad + ae)
-                    if starts < 0:
-                        continue
-                    for be in range(ne - ae + 1):
-                        if starts > 0 and ne - ae - be > 0:
-                            continue  # extending the closing run is never worse than a new one
-                        # new runs start with a tile: a leading joker is needed only at the top
-                        new = (starts, aa, (na - aa) + (nd - ad) + be, nc + ad + ae)
-                        jokers = (na - aa) + (nc - ac) + (nd - ad) + be
-                        bits = aa | (ac << 3) | (ad << 6) | (ae << 9) | (be << 12) | (starts << 15)
-                        out.append((new, jokers, bits))
-    return out
-
-
 @lru_cache(maxsize=32)
 def _tables(profile: RuleProfile, copies: int) -> _Tables | None:
     """Tables for a profile with up to ``copies`` tiles per face (more than the tile set's
@@ -180,7 +151,7 @@ def _tables(profile: RuleProfile, copies: int) -> _Tables | None:
     for counts, s in index.items():
         for u in range(copies + 1):
             move_start[s, u] = len(rows)
-            for new, jokers, bits in sorted(_colour_moves(counts, u), key=lambda row: row[1]):
+            for new, jokers, bits in sorted(colour_moves(counts, u), key=lambda row: row[1]):
                 if jokers <= ts.jokers and new in index:
                     rows.append((index[new], jokers, bits))
             move_end[s, u] = len(rows)
@@ -188,7 +159,10 @@ def _tables(profile: RuleProfile, copies: int) -> _Tables | None:
     n_max = ts.colours * copies
     group_jokers = np.array(
         [
-            [_group_jokers(n, m, profile.groups.min_size, profile.groups.max_size) for m in range(copies + 1)]
+            [
+                group_jokers_needed(n, m, profile.groups.min_size, profile.groups.max_size)
+                for m in range(copies + 1)
+            ]
             for n in range(n_max + 1)
         ],
         dtype=np.int64,
@@ -582,12 +556,7 @@ def _solve_rack(
     objective: str,
 ) -> _Found | None:
     """The best play of ``rack`` (score, new table, played, states), or None if unknown.
-
-    Locked table jokers: every choice of keeping each joker (at a face it may keep; it
-    enters the DP as a tile of that face, which only relaxes the two-numbered-tiles rule)
-    or freeing it (the matching rack tile must be played; the reuse rule is not modelled)
-    gives an upper bound; the best bound is the answer if its play passes
-    ``validate_move``."""
+    Locked table jokers: a bound per choice of keeping or freeing each, then ``_settle``."""
     ts = profile.tileset
     locked = [
         (face, joker_acceptable(profile, meld, face))
@@ -602,11 +571,11 @@ def _solve_rack(
         [(False, f) for f in sorted(ok)] + [(True, f) for f in sorted(ok) if rack_counts[f] > 0]
         for _, ok in locked
     ]
-    states = 0
+    states, budget = 0, [MAX_HOST_SOLVES, MAX_HOST_STATES]  # for ``_hosted``, over all choices
     # the pruned passes may pick another of several best tables than the full search does;
-    # when none of those passes validation (the reuse rule is not modelled), search in full
+    # when that settles nothing, search in full
     for prune in (True, False):
-        results: list[_Found] = []
+        results = []
         for choice in product(*options):
             forced = tuple(f for freed, f in choice if freed)
             if any(forced.count(f) > rack_counts[f] for f in forced):
@@ -616,20 +585,154 @@ def _solve_rack(
             if found is None:
                 return None
             states += found[3]
-            results.append(found)
-        results.sort(key=lambda found: -found[0])
-        top = results[0][0]
-        for score, new_table, played, _ in results:
-            if score < top:
-                break
-            if not played:
-                return score, table, (), states
-            try:
-                validate_move(profile, table, full_rack, new_table, played, opened=True)
-            except IllegalMove:
-                continue
-            return score, new_table, played, states
+            results.append((found, virtual, forced))
+        results.sort(key=lambda r: -r[0][0])
+        settled = _settle(results, rack, full_rack, table, profile, objective, prune, budget)
+        if settled is not None:
+            return settled[0], settled[1], settled[2], states + settled[3]
     return None
+
+
+def _legal(profile, table, full_rack, found: _Found) -> bool:
+    try:
+        validate_move(profile, table, full_rack, found[1], found[2], opened=True)
+    except IllegalMove:
+        return False
+    return True
+
+
+def _settle(results, rack, full_rack, table, profile, objective, prune, budget) -> _Found | None:
+    """The best legal play from the bounds of each joker choice (best first): the first legal
+    play, unless a better bound freed jokers; such a choice is then solved exactly by
+    ``_hosted`` (the sets that may hold the freed jokers), above the legal play found."""
+    best: _Found | None = None
+    pending = []
+    for found, virtual, forced in results:
+        if best is not None and found[0] <= best[0]:
+            break
+        if not found[2]:
+            best = (found[0], table, (), 0)
+            break
+        if _legal(profile, table, full_rack, found):
+            best = found
+            break
+        pending.append((found, virtual, forced))
+    states = 0
+    # choices freeing one joker first: their plays may settle those that free several
+    pending.sort(key=lambda r: (len(r[2]) != 1, -r[0][0]))
+    for found, virtual, forced in pending:
+        if best is not None and found[0] <= best[0]:
+            continue
+        if profile.jokers.reuse != "two_rack_tiles":
+            return None
+        floor = NO_BOUND if best is None else best[0] + 1
+        args = (rack, full_rack, table, profile, objective, virtual, forced)
+        sub = _hosted(*args, floor, prune, (), budget)
+        if sub is None:
+            return None
+        states += sub[3]
+        if sub[2] and sub[0] >= floor:
+            best = sub
+    return None if best is None else (best[0], best[1], best[2], states)
+
+
+# DP runs around sets holding freed jokers, and states over them, past which the MILP answers
+MAX_HOST_SOLVES = 400
+MAX_HOST_STATES = 1 << 20
+
+
+def _hosted(rack, full_rack, table, profile, objective, virtual, forced, floor, prune, placed, budget):
+    """The best play of a joker choice that frees table jokers (the ``forced`` rack tiles
+    replace them), under ``reuse: two_rack_tiles``, if it reaches ``floor`` (else a score
+    below ``floor``), with the sets in ``placed`` taken. Each freed joker gets a set with
+    two other rack items (``freed_joker_hosts``; two freed jokers may share one), one joker
+    after the other: the DP on the tiles left, the other freed jokers still free, bounds
+    the play, best bound first; a legal play settles that branch, an illegal one recurses.
+    ``None`` when this cannot be settled here (the MILP answers)."""
+    ts = profile.tileset
+    if len(forced) > 2:
+        return None
+    table_counts, rack_counts, _ = _pools(rack, table, profile, objective, virtual, forced, placed)
+    left = len(forced) - sum(freed_in(host, ts.joker) for host in placed)
+    hosts = freed_joker_hosts(table_counts, rack_counts, profile, limit=budget[0])
+    if hosts is not None:  # sets with more rack tiles first: good plays early raise the floor
+        hosts.sort(key=lambda host: -len(host[2]))
+    if hosts is not None and left == 2:
+        shared = freed_joker_hosts(table_counts, rack_counts, profile, freed=2, limit=budget[0] - len(hosts))
+        hosts = None if shared is None else hosts + shared
+    if hosts is None or len(hosts) > budget[0]:
+        return None
+    top = sum(_tile_gain(profile, t, objective) for t in rack)
+    best: _Found = (NO_BOUND, table, (), 0)
+    states = 0
+    bounds = []
+    for host in hosts:
+        if floor > top:
+            break  # a play of the whole rack is known
+        budget[0] -= 1
+        opts = dict(virtual=virtual, forced=forced, prune=prune, hosts=placed + (host,), floor=floor)
+        found = _best(rack, table, profile, objective, **opts)
+        budget[1] -= 0 if found is None else found[3]
+        if found is None or budget[0] < 0 or budget[1] < 0:
+            return None
+        states += found[3]
+        if found[0] < floor:
+            continue
+        if left == freed_in(host, ts.joker):  # every freed joker has its set: a legal play
+            if not _legal(profile, table, full_rack, found):
+                return None
+            best = found
+            floor = found[0] + 1
+        else:
+            bounds.append((found, host))
+    bounds.sort(key=lambda r: -r[0][0])
+    for found, host in bounds:
+        if found[0] < floor:
+            break
+        if not _legal(profile, table, full_rack, found):
+            args = (rack, full_rack, table, profile, objective, virtual, forced)
+            found = _hosted(*args, floor, prune, placed + (host,), budget)
+            if found is None:
+                return None
+            states += found[3]
+            if not found[2] or found[0] < floor:
+                continue
+        best = found
+        floor = found[0] + 1
+    return best[0], best[1], best[2], states
+
+
+def _tile_gain(profile: RuleProfile, tile: int, objective: str) -> int:
+    ts = profile.tileset
+    return _gain(profile, profile.jokers.penalty if tile == ts.joker else ts.value_of(tile), objective)
+
+
+def _pools(rack, table, profile, objective, virtual, forced, hosts=()):
+    """(table counts, rack counts, score offset) the DP sees: kept jokers as tiles of their
+    faces, forced rack tiles moved to the table, the ``hosts`` sets and the freed jokers in
+    them taken out (the rack tiles of both score in the offset)."""
+    ts = profile.tileset
+    joker = ts.joker
+    table_counts = np.bincount(
+        np.asarray([t for m in table for t in m.tiles], dtype=np.int64), minlength=ts.n_codes
+    )
+    rack_counts = np.bincount(np.asarray(rack, dtype=np.int64), minlength=ts.n_codes)
+    table_counts[joker] -= len(virtual)
+    offset = 0
+    for f in virtual:
+        table_counts[f] += 1
+    for f in forced:
+        table_counts[f] += 1
+        rack_counts[f] -= 1
+        offset += _gain(profile, ts.value_of(f), objective)
+    for host in hosts:
+        table_counts[joker] -= freed_in(host, joker)
+        for t in host[1]:
+            table_counts[t] -= 1
+        for t in host[2]:
+            rack_counts[t] -= 1
+            offset += _tile_gain(profile, t, objective)
+    return table_counts, rack_counts, offset
 
 
 def _best(
@@ -641,6 +744,8 @@ def _best(
     virtual: tuple[int, ...] = (),
     forced: tuple[int, ...] = (),
     prune: bool = True,
+    hosts: tuple[Host, ...] = (),
+    floor: int | None = None,
 ) -> _Found | None:
     """(score, new table, played, states) of the best play, treating table jokers as free,
     except ``virtual``: table jokers kept at these faces (tiles of that face in the DP, jokers
@@ -656,18 +761,9 @@ def _best(
         np.asarray([t for m in table for t in m.tiles], dtype=np.int64), minlength=ts.n_codes
     )
     full_rack_counts = np.bincount(np.asarray(rack, dtype=np.int64), minlength=ts.n_codes)
-    table_counts = real_counts.copy()
-    rack_counts = full_rack_counts.copy()
-    table_counts[joker] -= len(virtual)
-    offset = 0
-    for f in virtual:
-        table_counts[f] += 1
-    for f in forced:
-        table_counts[f] += 1
-        rack_counts[f] -= 1
-        offset += _gain(profile, ts.value_of(f), objective)
+    table_counts, rack_counts, offset = _pools(rack, table, profile, objective, virtual, forced, hosts)
     n_tj, n_rj = int(table_counts[joker]), int(rack_counts[joker])
-    if n_tj + n_rj > ts.jokers or n_tj < 0 or np.any(rack_counts < 0):
+    if n_tj + n_rj > ts.jokers or np.any(table_counts < 0) or np.any(rack_counts < 0):
         return None
     copies = max(ts.copies, int(np.max(table_counts[:joker] + rack_counts[:joker])))
     tab = _tables(profile, copies)
@@ -679,8 +775,13 @@ def _best(
     n_jokers = n_tj + n_rj
     n_steps = n_pos * (C + 1)
     bounds = _bounds(rack_counts[:joker], profile, objective) if prune else [NO_BOUND]
+    if floor is not None:
+        need = floor - offset - n_rj * _gain(profile, profile.jokers.penalty, objective)
+        bounds = [b for b in bounds if b > need] + [need]
     best, states = _search(tab, tgrid, rgrid, gain, wrapable, allow_group, n_jokers, bounds)
     buf = _buffers()
+    if best == NO_STATE and floor is not None:
+        return NO_BOUND, table, (), states  # nothing reaches the floor
     if best < 0:
         return None
     chain = []
@@ -695,6 +796,8 @@ def _best(
     new_table = decode(chain, profile, n_pos, n_jokers)
     if new_table is None:
         return None
+    if hosts:
+        new_table = tuple(sorted(new_table + tuple(h[0] for h in hosts), key=lambda m: (m.faces, m.tiles)))
     if virtual:
         new_table = restore_jokers(new_table, virtual, ts)
     new_counts = np.bincount(
@@ -772,7 +875,8 @@ def _search(
             rest_gain,
             bound,
         )
-        states += int(step_bounds[n_steps + 1])
+        states += int(step_bounds.max())  # a pass that found nothing stopped early
+        step_bounds[:] = 0
         if best != NO_STATE:
             break
     return best, states

@@ -1,4 +1,5 @@
-"""Turning the dynamic program's chosen steps back into sets (see ``solver_dp``).
+"""The dynamic program's moves and turning its chosen steps back into sets (see ``solver_dp``),
+and the sets that may hold a freed table joker.
 
 Each colour step's action word says how the open runs of that colour were treated (bits
 0-14: runs of each type extended by a tile, E runs extended by a joker; 15-17: runs
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 
 from rummisim.melds import Meld, make_meld
 from rummisim.profile import RuleProfile
@@ -25,6 +27,50 @@ class _Run:
     kind: int
     tiles: list[int]
     faces: list[int]
+
+
+# ----- the DP's moves (their action words are decoded below) ---------------------------------
+
+
+def group_jokers_needed(n: int, m: int, min_size: int, max_size: int) -> int:
+    """Fewest jokers that let ``n`` tiles of one value (at most ``m`` of a colour) form groups
+    of distinct colours with two numbered tiles each; -1 if no grouping exists. Round robin
+    over ``k`` groups gives balanced sizes, which need the fewest jokers."""
+    if n == 0:
+        return 0
+    best = -1
+    for k in range(max(m, 1), n // 2 + 1):
+        small, extra = divmod(n, k)
+        sizes = [small + 1] * extra + [small] * (k - extra)
+        if max(sizes) > max_size:
+            continue
+        need = sum(max(0, min_size - s) for s in sizes)
+        if best < 0 or need < best:
+            best = need
+    return best
+
+
+def colour_moves(counts: tuple[int, ...], u: int) -> list[tuple[tuple[int, ...], int, int]]:
+    """Every treatment of one colour's open runs (``counts`` by type) with ``u`` tiles for runs:
+    (new counts, jokers used, action bits). Jokers go only where a set needs them."""
+    na, nc, nd, ne = counts
+    out = []
+    for aa in range(na + 1):
+        for ac in range(nc + 1):
+            for ad in range(nd + 1):
+                for ae in range(ne + 1):
+                    starts = u - (aa + ac + ad + ae)
+                    if starts < 0:
+                        continue
+                    for be in range(ne - ae + 1):
+                        if starts > 0 and ne - ae - be > 0:
+                            continue  # extending the closing run is never worse than a new one
+                        # new runs start with a tile: a leading joker is needed only at the top
+                        new = (starts, aa, (na - aa) + (nd - ad) + be, nc + ad + ae)
+                        jokers = (na - aa) + (nc - ac) + (nd - ad) + be
+                        bits = aa | (ac << 3) | (ad << 6) | (ae << 9) | (be << 12) | (starts << 15)
+                        out.append((new, jokers, bits))
+    return out
 
 
 def restore_jokers(new_table: tuple[Meld, ...], virtual: tuple[int, ...], ts) -> tuple[Meld, ...]:
@@ -205,3 +251,125 @@ def _split_long(
         ):
             return [(left, faces[:cut]), (right, faces[cut:])]
     return None
+
+
+# ----- sets that may hold a freed table joker (``jokers.reuse: two_rack_tiles``) -------------
+
+Host = tuple[Meld, tuple[int, ...], tuple[int, ...]]
+HOST_RACK_ITEMS = 2  # rack items a set holding freed jokers needs, however many it holds
+
+
+def freed_joker_hosts(
+    table_counts, rack_counts, profile: RuleProfile, freed: int = 1, limit: int = 1 << 30
+) -> list[Host] | None:
+    """Every set that can hold ``freed`` freed table jokers (1 or 2) with two other rack items
+    (numbered rack tiles or a rack joker; ``validate_move`` asks two per set, not per
+    joker), as (set, table tiles in it, rack tiles in it); ``None`` when this enumeration
+    does not apply (several rack jokers) or finds more than ``limit`` sets.
+
+    Complete up to dominance: a tile whose code is both on the table and on the rack comes
+    from the table unless it is one of the counted rack tiles (the rack copy can then take
+    its place anywhere else). A run reaching 3 or more positions past the span of the freed
+    jokers and two counted items (counting tiles that only the rack has first) splits into
+    a valid run (no joker, or the rack's only) and a smaller host, except when the rack
+    joker is one of the two and the smaller host would keep one numbered tile: then one
+    more position stays (reach 3)."""
+    joker = profile.tileset.joker
+    if rack_counts[joker] > 1:
+        return None
+    found: dict[tuple, Host] = {}
+
+    def add(codes, joker_faces, rack_joker: bool) -> None:
+        """``codes``: (code, from rack) per numbered tile; jokers: the freed ones, the rack's."""
+        if sum(from_rack for _, from_rack in codes) + rack_joker < HOST_RACK_ITEMS:
+            return
+        tiles = tuple(code for code, _ in codes) + (joker,) * len(joker_faces)
+        faces = tuple(code for code, _ in codes) + tuple(joker_faces)
+        meld = _meld(tiles, faces, profile)
+        if meld is None:
+            return
+        t_codes = tuple(sorted(code for code, r in codes if not r))
+        r_codes = tuple(sorted(code for code, r in codes if r)) + ((joker,) if rack_joker else ())
+        found.setdefault((meld, t_codes, r_codes), (meld, t_codes, r_codes))
+        if len(found) > limit:
+            raise _TooMany
+
+    def sourced(codes, rack_joker: bool):
+        """Table-first sources, then every way to take just enough rack copies to count."""
+        forced = [c for c in codes if table_counts[c] == 0]
+        optional = [c for c in codes if table_counts[c] > 0 and rack_counts[c] > 0]
+        need = max(0, HOST_RACK_ITEMS - len(forced) - rack_joker)
+        for chosen in combinations(range(len(optional)), min(need, len(optional))):
+            picked = [optional[i] for i in chosen]
+            yield [(c, c in forced or c in picked) for c in codes]
+
+    try:
+        _enumerate_hosts(table_counts, rack_counts, profile, freed, add, sourced)
+    except _TooMany:
+        return None
+    return list(found.values())
+
+
+class _TooMany(Exception):
+    pass
+
+
+def _enumerate_hosts(table_counts, rack_counts, profile: RuleProfile, freed: int, add, sourced) -> None:
+    """``freed_joker_hosts``' runs and groups, each passed to ``add``."""
+    ts = profile.tileset
+    V, C, joker = ts.values, ts.colours, ts.joker
+    n_rj = int(rack_counts[joker])
+    jokers_options = (False, True) if n_rj else (False,)
+    # runs, over positions 1..V (with wrap also V + 1, the high 1; never both 1s in one run)
+    n_pos = V + 1 if profile.wrap else V
+    for c in range(C):
+        code_at = [0] + [ts.code(c, (p - 1) % V + 1) for p in range(1, n_pos + 1)]
+        if sum(rack_counts[code] > 0 for code in code_at[1:]) + n_rj < HOST_RACK_ITEMS:
+            continue  # the counted rack items of a run share its colour
+        have = [False] + [bool(table_counts[code] + rack_counts[code]) for code in code_at[1:]]
+        for freed_at in combinations(range(1, n_pos + 1), freed):
+            for rj in jokers_options:
+                for pr in range(1, n_pos + 1) if rj else (0,):
+                    if pr in freed_at:
+                        continue
+                    holes = set(freed_at) | {pr}
+                    a = min(holes - {0})
+                    b = max(holes)
+                    if any(not have[p] and p not in holes for p in range(a, b + 1)):
+                        continue
+                    lo_min, hi_max = a, b
+                    while lo_min > 1 and have[lo_min - 1]:
+                        lo_min -= 1
+                    while hi_max < n_pos and have[hi_max + 1]:
+                        hi_max += 1
+                    reach = 3 if rj else 2
+                    for lo in range(max(lo_min, a - V), a + 1):
+                        for hi in range(max(b, lo + 2), min(hi_max, lo + V - 1) + 1):
+                            if lo == 1 and hi == V + 1:
+                                continue
+                            spots = [p for p in range(lo, hi + 1) if p not in holes]
+                            codes = [code_at[p] for p in spots]
+                            for src in sourced(codes, rj):
+                                core = list(freed_at) + ([pr] if pr else [])
+                                core += [p for p, (_, r) in zip(spots, src, strict=True) if r]
+                                if lo < min(core) - reach or hi > max(core) + reach:
+                                    continue
+                                faces = [code_at[p] for p in freed_at] + ([code_at[pr]] if pr else [])
+                                add(src, faces, rj)
+    # groups
+    lo_size, hi_size = profile.groups.min_size, profile.groups.max_size
+    for v in range(1, V + 1):
+        avail = [c for c in range(C) if table_counts[ts.code(c, v)] + rack_counts[ts.code(c, v)] > 0]
+        for rj in jokers_options:
+            n_j = freed + rj
+            for size in range(max(2, lo_size - n_j), min(hi_size - n_j, C - n_j) + 1):
+                for cols in combinations(avail, size):
+                    codes = [ts.code(c, v) for c in cols]
+                    missing = [ts.code(c, v) for c in range(C) if c not in cols][:n_j]
+                    for src in sourced(codes, rj):
+                        add(src, missing, rj)
+
+
+def freed_in(host: Host, joker: int) -> int:
+    """Freed table jokers a host set holds (its jokers less the rack's)."""
+    return host[0].tiles.count(joker) - host[2].count(joker)

@@ -261,3 +261,79 @@ def test_locked_joker_host_longer_than_a_window(standard):
     assert (len(dp.played), placed_value(dp.played, standard)) == (12, 77)
     ref = solve_milp(rack, table, standard, initial=False, objective="tiles", rearrange=True)
     assert (len(ref.played), placed_value(ref.played, standard)) == (12, 67)
+
+
+# ----- a freed table joker under jokers.reuse: two_rack_tiles (settled by the DP, no MILP) -----
+
+FREED_JOKER_CASES = [
+    # (table, rack, tiles placed, why)
+    ("R4 R5 J(R6)", "R6 K9 O9", 3, "the freed joker joins K9 O9"),
+    ("R4 R5 J(R6)", "R6 K9", 0, "one other rack tile: the joker may not be freed"),
+    ("K1 K2 K3 | R7 R8 J(R9)", "R9 O5 O6", 3, "O5 O6 J"),
+    ("R7 R8 J(R9) | O5 O6 O7", "R9 O8 B2", 1, "O5 O6 O7 O8 J holds one rack tile: only O8"),
+    ("R7 R8 J(R9)", "R9 K5 J", 1, "the rack joker counts, but K5 J J is no set"),
+    ("R7 R8 J(R9)", "R9 K5 K6 J", 4, "K5 K6 J, the rack joker at the end of R7 R8 R9"),
+    ("K1 K2 K3 K4 | R7 R8 J(R9)", "R9 K5 K7", 3, "K1 .. K4 K5 J(K6) K7, or K5 J K7 beside K1 .. K4"),
+    ("K1 K2 K3 | R7 R8 J(R9)", "R9 K6 J", 3, "K1 K2 K3 J J K6: the host reaches 3 past J J K6"),
+    ("K9 R9 O9 | R4 R5 J(R6)", "R6 B9 O10 O11", 4, "O9 O10 O11 J after the group takes B9"),
+    ("K9 R9 O9 | R4 R5 J(R6)", "R6 B9 O10", 1, "B9; freeing the joker would leave it one rack tile"),
+    ("K3 O3 J(B3) | R1 R2 R3", "B3 R4 R5", 3, "the joker may stay in a group or join R4 R5"),
+    ("K3 O3 J(B3) | R1 R2 R3", "B3 R4", 2, "B3 and R4, the joker kept"),
+    ("R10 R11 J(R12) R13 | K1 O1 B1", "R12 K2 K3 O12", 3, "J(K1) K2 K3; O12 finds no set"),
+    ("R4 R5 J(R6) | K9 O9 J(B9)", "R6 B9 K1 K2 O3 O4", 6, "two freed jokers, a set each"),
+    ("R4 R5 J(R6) | K9 O9 J(B9)", "R6 B9 K1 K3 K5", 5, "K1 J K3 J K5: two rack tiles per set suffice"),
+    ("R4 R5 J(R6) | R9 R10 J(R11)", "R6 R11 R7 R8 R12 R13", 6, "two freed jokers"),
+    ("R4 R5 J(R6) | O10 O11 J(O12)", "R6 O12 K1 K3", 4, "K1 J K3 J holds both freed jokers"),
+]
+
+
+@pytest.mark.parametrize(("table", "rack", "best", "why"), FREED_JOKER_CASES)
+def test_freed_joker_reuse(standard, table, rack, best, why):
+    tbl, rk = parse_table(table, standard), parse_tiles(rack, standard)
+    dp = solve_dp(rk, tbl, standard, objective="tiles")
+    assert dp is not None, why
+    if dp.played:
+        validate_move(standard, tbl, rk, dp.table, dp.played, opened=True)
+    ref = solve_milp(rk, tbl, standard, initial=False, objective="tiles", rearrange=True)
+    key = lambda p: (len(p), placed_value(p, standard))  # noqa: E731
+    assert key(dp.played) == key(ref.played), why
+    assert len(dp.played) == best, why
+
+
+def test_freed_joker_host_wraps():
+    wrap = load_profile("classic-wrap")
+    table, rack = parse_table("K4 K5 J(K6)", wrap), parse_tiles("K6 R13 R1", wrap)
+    dp = solve_dp(rack, table, wrap, objective="tiles")
+    validate_move(wrap, table, rack, dp.table, dp.played, opened=True)
+    assert len(dp.played) == 3  # J(R12) R13 R1
+    assert len(solve_dp(rack, table, load_profile("standard"), objective="tiles").played) == 0
+
+
+@pytest.mark.parametrize(("name", "n"), [("standard", 80), ("classic-wrap", 40)])
+def test_freed_joker_positions_agree_with_milp(name, n):
+    """Game positions with a table joker and its matching tile added to the rack (so the
+    joker may be freed), both objectives: the DP answers nearly all and never loses to the MILP."""
+    profile = load_profile(name)
+    ts = profile.tileset
+    rng = np.random.default_rng(21)
+    positions = []
+    for table, rack in game_positions(profile, 5 * n, 22, max_table=45):
+        faces = [f for m in table for t, f in zip(m.tiles, m.faces, strict=True) if t == ts.joker]
+        if faces:
+            positions.append((table, tuple(sorted(rack + (int(rng.choice(faces)),)))))
+    assert len(positions) >= n
+    for objective in ("tiles", "value"):
+        total, answered = agree(profile, positions[:n], objective=objective)
+        assert answered >= 0.85 * total
+
+
+def test_freed_joker_positions_skip_the_milp(standard, monkeypatch):
+    """``solve`` settles these positions with the DP alone (the MILP would take 20-300 ms)."""
+
+    def no_milp(*args, **kwargs):
+        raise AssertionError("the MILP was called")
+
+    monkeypatch.setattr("rummisim.solver.solve_milp", no_milp)
+    for table, rack, best, why in FREED_JOKER_CASES:
+        solution = solve(parse_tiles(rack, standard), parse_table(table, standard), standard)
+        assert solution.tiles_placed == best and solution.proven, why
