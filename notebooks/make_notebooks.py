@@ -81,8 +81,7 @@ def compare_variants() -> list:
         new_code_cell(
             "turns = stats.compare_cells(games, 'turns', baseline_cell=0)\n"
             "for r in turns.dropna(subset=['diff']).itertuples():\n"
-            "    verdict = ('lengthens' if r.diff_low > 0 else 'shortens' if r.diff_high < 0 "
-            "else 'no clear change to')\n"
+            "    verdict = ('lengthens' if r.diff > 0 else 'shortens') if r.p_holm < 0.05 else 'no clear change to'\n"
             "    print(f'{r.cell_label}: {verdict} rounds: {ci(r.diff, r.diff_low, r.diff_high)} turns, "
             "Holm p = {r.p_holm:.3g}')\n"
             "plots.plot_forest(turns, xlabel='Change in turns per round vs standard (turns)', "
@@ -112,7 +111,7 @@ def compare_variants() -> list:
             "games = games.assign(pool_exhausted=(games['end_reason'] == 'pool_exhausted').astype(float))\n"
             "dry = stats.compare_cells(games, 'pool_exhausted', baseline_cell=0)\n"
             "for r in dry.dropna(subset=['diff']).itertuples():\n"
-            "    verdict = 'raises' if r.diff_low > 0 else 'lowers' if r.diff_high < 0 else 'no clear change to'\n"
+            "    verdict = ('raises' if r.diff > 0 else 'lowers') if r.p_holm < 0.05 else 'no clear change to'\n"
             "    print(f'{r.cell_label}: {verdict} pool exhaustion: {ci(r.diff, r.diff_low, r.diff_high, True)} "
             "percentage points, Holm p = {r.p_holm:.3g}')\n"
             "plots.plot_forest(dry, xlabel='Change in the share of rounds that exhaust the pool', "
@@ -228,23 +227,24 @@ def first_player_advantage() -> list:
 
 
 NOTEBOOKS = {
-    "compare_variants.ipynb": (compare_variants, "variants"),
-    "tune_bots.ipynb": (tune_bots, "bot-tuning"),
-    "first_player_advantage.ipynb": (first_player_advantage, "variants"),
+    "compare_variants.ipynb": compare_variants,
+    "tune_bots.ipynb": tune_bots,
+    "first_player_advantage.ipynb": first_player_advantage,
 }
 
 
 def build(name: str) -> nbformat.NotebookNode:
-    cells, _ = NOTEBOOKS[name]
-    nb = new_notebook(cells=cells())
+    nb = new_notebook(cells=NOTEBOOKS[name]())
     nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
     return nb
 
 
-def execute(nb: nbformat.NotebookNode, results: Path, cwd: Path = HERE, timeout: int = 600):
-    """Run a notebook in place against a results folder (via ``RUMMISIM_RESULTS``)."""
-    old = os.environ.get("RUMMISIM_RESULTS")
-    os.environ["RUMMISIM_RESULTS"] = str(results)
+def execute(nb: nbformat.NotebookNode, results: Path | None = None, cwd: Path = HERE, timeout: int = 600):
+    """Run a notebook in place, from ``cwd``, against a results folder (``RUMMISIM_RESULTS``;
+    None: the notebook's default, the shipped run under ``results/``)."""
+    old = os.environ.pop("RUMMISIM_RESULTS", None)
+    if results is not None:
+        os.environ["RUMMISIM_RESULTS"] = str(results)
     try:
         NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(cwd)}}).execute()
     finally:
@@ -259,10 +259,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-run", action="store_true")
     args = parser.parse_args()
-    for name, (_, experiment) in NOTEBOOKS.items():
+    for name in NOTEBOOKS:
         nb = build(name)
         if not args.no_run:
-            execute(nb, (HERE.parent / "results" / experiment).resolve())
+            execute(nb)
         nbformat.write(nb, HERE / name)
         print(f"wrote {HERE / name}")
 

@@ -384,7 +384,7 @@ def plot_forest(
             ax.text(
                 1.01,
                 row_of[row["cell"]],
-                f"{row['rate']:+.3g} [{row['low']:.3g}, {row['high']:.3g}]\np = {_p_text(row['p_value'])}",
+                f"{row['rate']:+.3g} [{row['low']:.3g}, {row['high']:.3g}]\n{_p_text(row['p_value'])}",
                 transform=transform,
                 va="center",
                 fontsize="x-small",
@@ -405,8 +405,8 @@ def plot_forest(
 
 def _p_text(p: float) -> str:
     if p is None or np.isnan(p):
-        return "n/a"
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+        return "p n/a"
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
 def _rate_columns(frame: pd.DataFrame | None) -> tuple[str, str, str]:

@@ -170,6 +170,7 @@ class Chunk:
     start: int
     stop: int
     root_seed: int
+    parent_pid: int = 0  # the process that planned the chunk; a worker is any other process
 
     @property
     def name(self) -> str:
@@ -181,8 +182,24 @@ def _profile(profile_json: str) -> RuleProfile:
     return profile_from_dict(json.loads(profile_json), "<experiment cell>")
 
 
+@functools.cache
+def _silence_native_stdout() -> None:
+    """Send this worker's C-level stdout to /dev/null, once.
+
+    The HiGHS bundled with scipy prints a stray debug line
+    ("HighsMipSolverData::transformNewIntegerFeasibleSolution tmpSolver.run();", fixed
+    upstream in ERGO-Code/HiGHS#2783) straight to file descriptor 1. Workers print nothing
+    of their own, so their stdout goes; the main process's is left alone.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
+
+
 def play_chunk(chunk: Chunk, schema: dict[str, pa.Schema]) -> dict[str, pa.Table]:
     """Play a chunk's games; return its games, seats and matches tables. Never raises for a game."""
+    if chunk.parent_pid and os.getpid() != chunk.parent_pid:
+        _silence_native_stdout()
     profile = _profile(chunk.profile_json)
     rows: dict[str, dict[str, list]] = {name: {f.name: [] for f in schema[name]} for name in TABLES}
     ident_base = {
@@ -285,6 +302,7 @@ def plan_chunks(experiment: Experiment, chunk_size: int) -> list[Chunk]:
                     start,
                     min(start + chunk_size, experiment.games),
                     experiment.seed,
+                    os.getpid(),
                 )
             )
     return chunks
