@@ -5,7 +5,6 @@ the search budget, and a tournament (slow) showing greedy well ahead."""
 from __future__ import annotations
 
 import dataclasses
-import math
 import random
 
 import numpy as np
@@ -21,6 +20,7 @@ from rummisim.bots.candidates import discard_order
 from rummisim.engine import TurnView, play_game, play_round
 from rummisim.moves import Discard, Draw, OutOfBudget, Pass, Play, validate_move
 from rummisim.solver import Solution
+from rummisim.stats import wilson_interval
 
 FAMILY = ("random", "beginner", "greedy", "value", "conservative")
 HOLDING = {"name": "conservative", "params": {"min_play": 2, "dump_at": 5, "open_margin": 5}}
@@ -392,14 +392,6 @@ def test_out_of_budget_in_a_game_applies_the_timeout_rule(monkeypatch):
 # ----- tournament --------------------------------------------------------------------------
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
 def _tournament_game(seed: int, rotation: int, names: tuple[str, ...]):
     lineup = names[rotation:] + names[:rotation]
     record = play_game(load_profile("standard"), list(lineup), seed, strict=True)
@@ -416,9 +408,9 @@ def test_greedy_beats_random_and_beginner():
     results = Parallel(n_jobs=-1)(delayed(_tournament_game)(s, r, names) for s, r in jobs)
     n = len(results)
     wins = {name: sum(1 for winner, _ in results if winner == name) for name in names}
-    low, _ = wilson(wins["greedy"], n)
+    low, _ = wilson_interval(wins["greedy"], n)
     for opponent in ("beginner", "random"):
-        _, opponent_high = wilson(wins[opponent], n)
+        _, opponent_high = wilson_interval(wins[opponent], n)
         assert low > opponent_high, (wins, low, opponent_high)
         ahead = sum(1 for _, scores in results if scores["greedy"] > scores[opponent])
-        assert wilson(ahead, n)[0] > 0.5, (opponent, ahead, n)
+        assert wilson_interval(ahead, n)[0] > 0.5, (opponent, ahead, n)
