@@ -266,6 +266,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         backend=args.backend,
         scheduler=args.scheduler,
         progress=False if args.quiet else None,
+        summarize=args.no_report,  # otherwise the report writes the summary, computed once for both
     )
     if result.interrupted:
         print(

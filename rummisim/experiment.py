@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from rummisim.bots import BOTS, BotError, bot_label, make_bot
+from rummisim.bots import BOTS, BotError, bot_label, bot_name, make_bot
 from rummisim.profile import (
     ProfileError,
     RuleProfile,
@@ -326,7 +326,7 @@ def _split_sweep(sweep: dict[str, list], lineups, profiles, source: str):
             raise ExperimentError(f"{source}: key 'sweep.{key}': give at least one value")
         head, _, param = key.partition(".")
         if head in BOTS and param:
-            used = any(isinstance(b, dict | str) and _bot_name(b) == head for lu in lineups for b in lu)
+            used = any(bot_name(b) == head for lineup in lineups for b in lineup)
             if not used:
                 raise ExperimentError(
                     f"{source}: key 'sweep.{key}': no lineup has a {head!r} bot to apply it to"
@@ -349,10 +349,6 @@ def _split_sweep(sweep: dict[str, list], lineups, profiles, source: str):
         if len(values) != len({json.dumps(v, sort_keys=True, default=str) for v in values}):
             raise ExperimentError(f"{source}: key 'sweep.{key}': values repeat: {values!r}")
     return profile_keys, bot_keys
-
-
-def _bot_name(spec) -> str:
-    return spec if isinstance(spec, str) else spec["name"]
 
 
 def _has_path(data: dict, key: str) -> bool:
@@ -388,7 +384,7 @@ def _build_cell(pname, pdata, lineup, assignment, profile_keys, bot_keys, source
     for key in assignment:
         keys[key] = assignment[key] if key in profile_keys else None
     for seat, spec in enumerate(lineup):
-        name = _bot_name(spec)
+        name = bot_name(spec)
         params = dict(spec.get("params") or {}) if isinstance(spec, dict) else {}
         for key in bot_keys:
             head, _, param = key.partition(".")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from rummisim import plots, stats
-from rummisim.runner import load_results
+from rummisim.runner import load_results, write_summary
 
 CHART_DIR = "charts"
 
@@ -104,7 +104,8 @@ def _bots_table(bots: pd.DataFrame) -> str:
 
 def charts(data: dict, keys: list[str], bots: pd.DataFrame) -> list[tuple[str, str, Callable]]:
     """The report's charts: (file stem, title, a function that draws the figure or raises NoData)."""
-    games, seats, matches = stats.completed(data["games"], data["seats"]) + (data["matches"],)
+    games, seats = stats.completed(data["games"], data["seats"])
+    matches = data["matches"]
     multi_cell = games["cell"].nunique() > 1
     base = f"cell 0 ({games.loc[games['cell'] == 0, 'cell_label'].iloc[0]})" if len(games) else "cell 0"
 
@@ -139,14 +140,14 @@ def charts(data: dict, keys: list[str], bots: pd.DataFrame) -> list[tuple[str, s
 
 
 def write_report(out: str | Path) -> Path:
-    """Write ``report.md`` and ``charts/*.png`` for a finished run; return the report's path."""
+    """Write ``report.md`` and ``charts/*.png`` (and refresh ``summary.csv`` and
+    ``summary_bots.csv``, computed once for both) for a finished run; return the report's path."""
     out = Path(out)
     data = load_results(out)
     manifest = data["manifest"]
     experiment = manifest["experiment"]
     keys = list(experiment.get("sweep_keys", []))
-    summary = stats.summarize(data["games"], data["seats"], data["matches"], keys=keys)
-    bots = stats.summary_bots(data["seats"], data["games"], keys=keys)
+    summary, bots = write_summary(out, data)
 
     lines = [
         f"# {experiment['name']}",

@@ -18,6 +18,7 @@ an int, so ``rummisim play --seed S`` replays any game.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import functools
 import json
@@ -36,7 +37,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from rummisim.bots import bot_label
+from rummisim.bots import bot_label, bot_name
 from rummisim.engine import END_CAPPED, play_game
 from rummisim.experiment import Cell, Experiment, ExperimentError
 from rummisim.profile import RuleProfile, profile_from_dict
@@ -94,63 +95,35 @@ def _id_fields(key_types: dict[str, pa.DataType]) -> list[pa.Field]:
     ]
 
 
+_I32, _STR, _BOOL, _I32S = pa.int32(), pa.string(), pa.bool_(), pa.list_(pa.int32())
+_COLUMNS = {
+    "games": {
+        "round": _I32, "n_players": _I32, "first_player": _I32, "turns": _I32, "winner": _I32,
+        "winner_bot": _STR, "tied": _BOOL, "end_reason": _STR, "pool_left": _I32, "opened_turns": _I32S,
+        "faults": _I32, "timeouts": _I32, "fault": _STR,
+    },
+    "seats": {
+        "round": _I32, "n_players": _I32, "seat": _I32, "order": _I32, "slot": _I32, "bot": _STR,
+        "bot_label": _STR, "score": _I32, "tiles_left": _I32, "points_left": _I32, "won": _BOOL,
+        "opened_turn": _I32, "match_score": _I32, "match_won": _BOOL,
+    },
+    "matches": {
+        "n_players": _I32, "rounds": _I32, "capped": _BOOL, "winner": _I32, "winner_bot": _STR,
+        "tied": _BOOL, "scores": _I32S, "error": _STR,
+    },
+}  # fmt: skip
+
+
 def schemas(experiment: Experiment) -> dict[str, pa.Schema]:
     """The Arrow schema of each output table (sweep-key columns typed from their values)."""
     key_types = {
         k: _key_type([dict(c.keys).get(k) for c in experiment.cells]) for k in experiment.sweep_keys
     }
     ids = _id_fields(key_types)
-    games = pa.schema(
-        ids
-        + [
-            pa.field("round", pa.int32()),
-            pa.field("n_players", pa.int32()),
-            pa.field("first_player", pa.int32()),
-            pa.field("turns", pa.int32()),
-            pa.field("winner", pa.int32()),
-            pa.field("winner_bot", pa.string()),
-            pa.field("tied", pa.bool_()),
-            pa.field("end_reason", pa.string()),
-            pa.field("pool_left", pa.int32()),
-            pa.field("opened_turns", pa.list_(pa.int32())),
-            pa.field("faults", pa.int32()),
-            pa.field("timeouts", pa.int32()),
-            pa.field("fault", pa.string()),
-        ]
-    )
-    seats = pa.schema(
-        ids
-        + [
-            pa.field("round", pa.int32()),
-            pa.field("n_players", pa.int32()),
-            pa.field("seat", pa.int32()),
-            pa.field("order", pa.int32()),
-            pa.field("slot", pa.int32()),
-            pa.field("bot", pa.string()),
-            pa.field("bot_label", pa.string()),
-            pa.field("score", pa.int32()),
-            pa.field("tiles_left", pa.int32()),
-            pa.field("points_left", pa.int32()),
-            pa.field("won", pa.bool_()),
-            pa.field("opened_turn", pa.int32()),
-            pa.field("match_score", pa.int32()),
-            pa.field("match_won", pa.bool_()),
-        ]
-    )
-    matches = pa.schema(
-        ids
-        + [
-            pa.field("n_players", pa.int32()),
-            pa.field("rounds", pa.int32()),
-            pa.field("capped", pa.bool_()),
-            pa.field("winner", pa.int32()),
-            pa.field("winner_bot", pa.string()),
-            pa.field("tied", pa.bool_()),
-            pa.field("scores", pa.list_(pa.int32())),
-            pa.field("error", pa.string()),
-        ]
-    )
-    return {"games": games, "seats": seats, "matches": matches}
+    return {
+        name: pa.schema(ids + [pa.field(column, kind) for column, kind in columns.items()])
+        for name, columns in _COLUMNS.items()
+    }
 
 
 # ----- chunks: what a worker receives and returns -------------------------------------------------
@@ -270,7 +243,7 @@ def _add_record(rows, ident, record, seats, rotation) -> None:
                 rows["seats"],
                 {**ident, "round": rnd.round_index, "n_players": n, "seat": seat,
                  "order": (seat - rnd.first_player) % n, "slot": (seat - rotation) % n,
-                 "bot": spec if isinstance(spec, str) else spec["name"], "bot_label": labels[seat],
+                 "bot": bot_name(spec), "bot_label": labels[seat],
                  "score": rnd.scores[seat], "tiles_left": rnd.tiles_left[seat],
                  "points_left": rnd.rack_points[seat], "won": rnd.winner == seat,
                  "opened_turn": rnd.opened_turn[seat], "match_score": record.scores[seat],
@@ -394,7 +367,7 @@ def git_commit() -> str | None:
     return result.stdout.strip() or None
 
 
-def _plan_digest(experiment: Experiment, chunk_size: int) -> dict:
+def _plan(experiment: Experiment, chunk_size: int) -> dict:
     return {"experiment": experiment.to_dict(), "chunk_size": chunk_size}
 
 
@@ -413,7 +386,7 @@ def prepare_out(out: Path, experiment: Experiment, chunk_size: int | None, resum
             raise ExperimentError(
                 f"--chunk-size: {out} was started with chunk size {size}; resume with the same one"
             )
-        if saved != _plan_digest(experiment, size):
+        if saved != _plan(experiment, size):
             raise ExperimentError(
                 f"--resume: {out} holds a different experiment (its spec, seed, games or profiles "
                 "changed); use another --out, or rerun the original spec"
@@ -465,12 +438,14 @@ def _package_version() -> str:
         return "unknown"
 
 
-def _parallel(jobs: int, backend: str, scheduler: str | None):
-    """A joblib ``Parallel`` yielding results as they finish, plus a cleanup callable."""
+@contextlib.contextmanager
+def _parallel(jobs: int, backend: str, scheduler: str | None) -> Iterator:
+    """A joblib ``Parallel`` that yields results as they finish, on the chosen backend."""
     import joblib
 
     if backend == "loky":
-        return joblib.Parallel(n_jobs=jobs, return_as="generator_unordered", backend="loky"), (lambda: None)
+        yield joblib.Parallel(n_jobs=jobs, return_as="generator_unordered", backend="loky")
+        return
     if backend != "dask":
         raise ExperimentError(f"--backend: expected loky or dask, got {backend!r}")
     try:
@@ -479,25 +454,20 @@ def _parallel(jobs: int, backend: str, scheduler: str | None):
         raise ExperimentError(
             "--backend dask needs dask.distributed: pip install 'rummisim[dask]'"
         ) from None
-    if scheduler:
-        try:
-            client = Client(scheduler, timeout="30s")
-        except (OSError, TimeoutError) as exc:
-            raise ExperimentError(f"--scheduler: cannot reach {scheduler}: {exc}") from None
-        cluster = None
-    else:
-        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
-        client = Client(cluster)
-    config = joblib.parallel_config(backend="dask")
-    config.__enter__()
-
-    def close() -> None:
-        config.__exit__(None, None, None)
-        client.close()
-        if cluster is not None:
-            cluster.close()
-
-    return joblib.Parallel(n_jobs=-1, return_as="generator_unordered"), close
+    with contextlib.ExitStack() as stack:
+        if scheduler:
+            try:
+                client = Client(scheduler, timeout="30s")
+            except (OSError, TimeoutError) as exc:
+                raise ExperimentError(f"--scheduler: cannot reach {scheduler}: {exc}") from None
+        else:
+            cluster = stack.enter_context(
+                LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+            )
+            client = Client(cluster)
+        stack.enter_context(client)
+        stack.enter_context(joblib.parallel_config(backend="dask"))
+        yield joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
 
 
 def run_experiment(
@@ -537,7 +507,7 @@ def run_experiment(
         "experiment": experiment.to_dict(),
         "spec": experiment.spec,
         "profiles": {c.profile.digest: c.profile.to_dict() for c in experiment.cells},
-        "plan": _plan_digest(experiment, size),
+        "plan": _plan(experiment, size),
         "package_version": _package_version(),
         "git_commit": git_commit(),
         "python": sys.version.split()[0],
@@ -548,11 +518,11 @@ def run_experiment(
         "jobs": jobs,
         "backend": backend,
     }
-    previous = out / "manifest.json"
-    if previous.exists():
-        manifest["started"] = json.loads(previous.read_text()).get("started", manifest["started"])
+    manifest_path = out / "manifest.json"
+    if manifest_path.exists():
+        manifest["started"] = json.loads(manifest_path.read_text()).get("started", manifest["started"])
         manifest["resumed"] = _now()
-    _write_json(previous, manifest)
+    _write_json(manifest_path, manifest)
 
     played = 0
     interrupted = False
@@ -560,28 +530,26 @@ def run_experiment(
         total=total, initial=already, unit="game", disable=(not sys.stderr.isatty()) if progress is None
         else not progress, smoothing=0.1, desc=experiment.name,
     )  # fmt: skip
-    close = lambda: None  # noqa: E731
     try:
         if todo:
-            parallel, close = _parallel(jobs, backend, scheduler)
             from joblib import delayed
 
-            work = parallel(delayed(_play_chunk_named)(chunk, schema) for chunk in todo)
-            by_name = {c.name: c for c in todo}
-            for name, tables in work:
-                _write_chunk(out, by_name[name], tables)
-                n = by_name[name].stop - by_name[name].start
-                played += n
-                bar.update(n)
+            with _parallel(jobs, backend, scheduler) as parallel:
+                work = parallel(delayed(_play_chunk_named)(chunk, schema) for chunk in todo)
+                by_name = {c.name: c for c in todo}
+                for name, tables in work:
+                    _write_chunk(out, by_name[name], tables)
+                    n = by_name[name].stop - by_name[name].start
+                    played += n
+                    bar.update(n)
     except KeyboardInterrupt:
         interrupted = True
     finally:
         bar.close()
-        close()
     manifest["games_done"] = already + played
     if interrupted:
         manifest["status"] = "interrupted"
-        _write_json(previous, manifest)
+        _write_json(manifest_path, manifest)
         return RunResult(out, total, already + played, played, 0, _elapsed(started), interrupted=True)
 
     faults = merge_chunks(out, chunks, schema)
@@ -597,11 +565,10 @@ def run_experiment(
         finished=_now(),
         faults={"games": len({(f["cell"], f["game"]) for f in faults}), "listed": faults[:MAX_LISTED_FAULTS]},
     )
+    _write_json(manifest_path, manifest)
     if summarize:
-        write_summary(out, experiment)
-    _write_json(previous, manifest)
-    n_faults = manifest["faults"]["games"]
-    return RunResult(out, total, total, played, n_faults, _elapsed(started))
+        write_summary(out)
+    return RunResult(out, total, total, played, manifest["faults"]["games"], _elapsed(started))
 
 
 def _play_chunk_named(chunk: Chunk, schema) -> tuple[str, dict[str, pa.Table]]:
@@ -630,27 +597,20 @@ def load_results(out: str | Path) -> dict[str, Any]:
     return data
 
 
-def write_summary(out: Path, experiment: Experiment | None = None) -> Path:
-    """Compute the per-cell statistics of a finished run into ``summary.csv`` (and per-bot rows)."""
+def write_summary(out: Path, data: dict[str, Any] | None = None) -> tuple[Any, Any]:
+    """Write ``summary.csv`` (one row per cell) and ``summary_bots.csv`` (per cell and bot) for a
+    finished run; return both frames. ``data`` is ``load_results(out)`` when the caller has it."""
     from rummisim import stats
 
-    data = load_results(out) if experiment is None else _read_tables(out)
-    keys = tuple(experiment.sweep_keys) if experiment else tuple(data["manifest"]["experiment"]["sweep_keys"])
+    data = data or load_results(out)
+    keys = tuple(data["manifest"]["experiment"]["sweep_keys"])
     summary = stats.summarize(data["games"], data["seats"], data["matches"], keys=keys)
-    path = out / "summary.csv"
-    tmp = out / ".summary.csv.tmp"
-    summary.to_csv(tmp, index=False)
-    os.replace(tmp, path)
     bots = stats.summary_bots(data["seats"], data["games"], keys=keys)
-    bots.to_csv(out / ".summary_bots.csv.tmp", index=False)
-    os.replace(out / ".summary_bots.csv.tmp", out / "summary_bots.csv")
-    return path
-
-
-def _read_tables(out: Path) -> dict[str, Any]:
-    import pandas as pd
-
-    return {name: pd.read_parquet(out / f"{name}.parquet") for name in TABLES}
+    for name, frame in (("summary", summary), ("summary_bots", bots)):
+        tmp = out / f".{name}.csv.tmp"
+        frame.to_csv(tmp, index=False)
+        os.replace(tmp, out / f"{name}.csv")
+    return summary, bots
 
 
 __all__ = [

@@ -50,6 +50,11 @@ def make_bot(spec: str | Mapping[str, Any], profile: RuleProfile, rng: np.random
     return cls(profile, rng, cls.validate_params(params))
 
 
+def bot_name(spec: str | Mapping[str, Any]) -> str:
+    """The registered name in a bot spec (``"greedy"`` or ``{name: ..., params: ...}``)."""
+    return spec if isinstance(spec, str) else str(spec["name"])
+
+
 def bot_label(spec: str | Mapping[str, Any]) -> str:
     """A short label for a bot spec, also accepted by ``parse_bot_spec``: ``conservative(min_play=2)``."""
     if isinstance(spec, str):
@@ -116,6 +121,7 @@ __all__ = [
     "RandomBot",
     "ValueBot",
     "bot_label",
+    "bot_name",
     "make_bot",
     "parse_bot_spec",
     "split_bot_specs",
