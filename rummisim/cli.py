@@ -65,6 +65,11 @@ def _build_parser() -> argparse.ArgumentParser:
         default="tiles",
         help="tiles: most rack tiles placed, then most points; value: most points, then most tiles",
     )
+    solve_cmd.add_argument(
+        "--budget",
+        type=_positive_int,
+        help="search units (DP states plus MILP nodes) the search may spend (default: the profile's)",
+    )
     solve_cmd.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
     run = sub.add_parser(
@@ -164,6 +169,16 @@ def format_game(record: GameRecord, profile: RuleProfile, seed: int) -> str:
     return "\n".join(lines)
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+    return value
+
+
 def _cmd_solve(args: argparse.Namespace) -> None:
     profile = load_profile(args.profile)
     try:
@@ -177,7 +192,7 @@ def _cmd_solve(args: argparse.Namespace) -> None:
     if not rack:
         raise CliError("--rack: give at least one tile (a player with an empty rack has gone out)")
     _check_tile_counts(table_tiles(table), rack, profile)
-    solution = solve(rack, table, profile, initial=args.initial, objective=args.objective)
+    solution = solve(rack, table, profile, initial=args.initial, objective=args.objective, budget=args.budget)
     if args.json:
         print(json.dumps(solution_json(solution, profile)))
     else:
@@ -208,6 +223,7 @@ def solution_json(solution: Solution, profile: RuleProfile) -> dict:
         "played": [ts.format_tile(t) for t in sorted(solution.played)],
         "table": [format_meld(m, ts) for m in solution.table],
         "proven": solution.proven,
+        "search_units": solution.nodes,
     }
 
 
@@ -226,15 +242,20 @@ def format_solution(
         lines.append(f"play:      {format_tiles(sorted(solution.played), ts)}")
         lines.append(f"new table: {format_table(solution.table, ts)}")
     else:
-        why = (
-            f"the initial meld cannot reach {profile.initial_meld.threshold} points with this rack"
-            if initial
-            else "no rack tile can be placed"
-        )
+        if not solution.proven:
+            why = "none found within the search budget"
+        elif initial:
+            why = f"the initial meld cannot reach {profile.initial_meld.threshold} points with this rack"
+        else:
+            why = "no rack tile can be placed"
+
         lines.append(f"play:      no play ({why}); draw instead")
         lines.append(f"new table: {format_table(solution.table, ts)} (unchanged)")
     proven = "proven optimal" if solution.proven else "NOT proven optimal (the search budget ran out)"
-    lines.append(f"placed {solution.tiles_placed} tile(s) worth {solution.value_placed} point(s); {proven}")
+    lines.append(
+        f"placed {solution.tiles_placed} tile(s) worth {solution.value_placed} point(s); {proven}; "
+        f"{solution.nodes} search units"
+    )
     return "\n".join(lines)
 
 

@@ -247,9 +247,12 @@ def format_meld(meld: Meld, ts: TileSet) -> str:
     return format_meld_parts(meld.tiles, meld.faces, ts)
 
 
+EMPTY_TABLE = "(empty)"
+
+
 def format_table(table, ts: TileSet) -> str:
     """Sets separated by `` | ``; jokers shown with the tile they stand for."""
-    return " | ".join(format_meld(m, ts) for m in table) if table else "(empty)"
+    return " | ".join(format_meld(m, ts) for m in table) if table else EMPTY_TABLE
 
 
 def parse_meld(text: str, profile: RuleProfile) -> Meld:
@@ -273,8 +276,9 @@ def parse_meld(text: str, profile: RuleProfile) -> Meld:
 
 
 def parse_table(text: str, profile: RuleProfile) -> tuple[Meld, ...]:
-    """Parse ``"R1 R2 R3 | K5 O5 B5"``; an empty or blank string is the empty table."""
-    if not text.strip():
+    """Parse ``"R1 R2 R3 | K5 O5 B5"``; a blank string or ``(empty)`` (what
+    ``format_table`` writes for it) is the empty table."""
+    if not text.strip() or text.strip() == EMPTY_TABLE:
         return ()
     return tuple(parse_meld(part, profile) for part in text.split("|"))
 

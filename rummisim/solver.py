@@ -15,24 +15,35 @@ Turn mode with full rearrangement goes to the dynamic program over tile values
 (``solve_dp_opening``: a value bound proves "no opening", else the best rack-only
 play is the answer when it meets the opening rules); positions outside its scope
 (``rearrange=False``, a few locked-joker tables: three freed jokers, several rack
-jokers beside a freed one, too many sets that could hold freed jokers) go to the
-integer program (``solver_milp``). ``budget`` (default: the profile's
-``time_limit.search_budget``) bounds the integer program in branch-and-bound
-nodes, never wall time, so results stay reproducible; a search cut short returns
-its best play with ``proven=False``. The dynamic program has its own fixed bound
-on states (deterministic) and always finishes fast or hands over.
+jokers beside a freed one, too many sets that could hold freed jokers, or past its
+fixed bound of states) go to the integer program (``solver_milp``, formulation
+``windows``, then ``patterns`` if that answer fails ``validate_move``; should both
+fail, ``SolverError``, which a game records as the bot's fault).
+
+The search budget. ``budget`` (default: the profile's ``time_limit.search_budget``;
+``None``: unlimited) bounds one call in deterministic search units, never wall time,
+so results stay reproducible: each state the DP creates is one unit, each
+branch-and-bound node of the integer program is one unit, and ``Solution.nodes``
+says how many were spent (at most ``budget``). The exact DP may spend all but a
+quarter (``BEAM_SHARE``); when it runs out, the rest goes to one beam pass of the
+same DP (each step keeps only its best states, ranked by score less the tiles their
+open runs still need), and its play, checked by ``validate_move``, is returned with
+``proven=False`` (no play if it finds none). The integer program gets what is left
+as its node limit and, cut short, returns its best play found with ``proven=False``.
+Bots share one budget over the searches of a turn (``rummisim.bots.search``), and the
+engine applies the profile's ``time_limit.on_timeout`` rule.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rummisim.melds import Meld, parse_table
+from rummisim.melds import Meld, format_table, parse_table
 from rummisim.moves import IllegalMove, validate_move
 from rummisim.profile import RuleProfile
-from rummisim.solver_dp import solve_dp, solve_dp_opening
-from rummisim.solver_milp import solve_milp
-from rummisim.tiles import parse_tiles
+from rummisim.solver_dp import Meter, SearchBudgetSpent, solve_dp, solve_dp_beam, solve_dp_opening
+from rummisim.solver_milp import MilpResult, solve_milp
+from rummisim.tiles import format_tiles, parse_tiles
 
 OBJECTIVES = ("tiles", "value")
 
@@ -63,12 +74,20 @@ def placed_value(played, profile: RuleProfile) -> int:
     return sum(profile.jokers.penalty if t == ts.joker else ts.value_of(t) for t in played)
 
 
+class SolverError(RuntimeError):
+    """Every formulation produced a move the engine refuses (a solver bug, never expected):
+    the game records it as the bot's fault instead of playing an illegal move."""
+
+
 def _is_legal(profile, table, rack, result, *, opened: bool) -> bool:
     try:
         validate_move(profile, table, rack, result.table, result.played, opened=opened)
     except IllegalMove:
         return False
     return True
+
+
+BEAM_SHARE = 4  # with a budget, the exact search may spend all but 1/BEAM_SHARE of it
 
 
 def solve(
@@ -82,7 +101,8 @@ def solve(
     budget: int | None = None,
 ) -> Solution:
     """The best play (see the module docstring). ``rack`` and ``table`` may be codes and
-    melds or text (``"R4 J B9"``, ``"R1 R2 R3 | K5 O5 B5"``)."""
+    melds or text (``"R4 J B9"``, ``"R1 R2 R3 | K5 O5 B5"``). ``budget`` (default: the
+    profile's ``time_limit.search_budget``; ``None``: none) bounds the search units spent."""
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     if isinstance(rack, str):
@@ -94,28 +114,63 @@ def solve(
         budget = profile.time_limit.search_budget
     if not rack:
         return Solution((), table, 0, 0, True)
-    options = dict(initial=initial, objective=objective, rearrange=rearrange, node_limit=budget)
+    opened = not initial
+    none = MilpResult(table, (), False, 0)
+    meter = Meter(None if budget is None else budget - budget // BEAM_SHARE)
     result = None
     if initial or rearrange:
         # the value-by-value dynamic program answers most positions exactly and fast; it
         # returns None outside its scope (or past its state bound)
-        if initial:
-            result = solve_dp_opening(rack, table, profile, objective=objective)
-        else:
-            result = solve_dp(rack, table, profile, objective=objective)
-        if result and result.played and not _is_legal(profile, table, rack, result, opened=not initial):
+        try:
+            if initial:
+                result = solve_dp_opening(rack, table, profile, objective=objective, meter=meter)
+            else:
+                result = solve_dp(rack, table, profile, objective=objective, meter=meter)
+        except SearchBudgetSpent:
+            # the rest of the budget goes to one beam pass: a good play, not proven best
+            left = budget - meter.spent
+            beam = solve_dp_beam(rack, table, profile, initial=initial, objective=objective, states=left)
+            if beam is None or (beam.played and not _is_legal(profile, table, rack, beam, opened=opened)):
+                beam = none
+            return _solution(beam, profile, proven=False, nodes=meter.spent + beam.nodes)
+        if result and result.played and not _is_legal(profile, table, rack, result, opened=opened):
             result = None
-    if result is None:
-        result = solve_milp(rack, table, profile, **options)
-    if result.played and not _is_legal(profile, table, rack, result, opened=not initial):
-        # the aggregated joker model can, rarely, decode into sets the engine refuses;
-        # the pattern formulation places every joker explicitly and is exact
-        result = solve_milp(rack, table, profile, formulation="patterns", **options)
+        if result is not None:
+            return _solution(result, profile, proven=True, nodes=meter.spent)
+    spent = meter.spent
+    # the integer program: outside the DP's scope; a search cut short keeps its best play
+    for formulation in ("windows", "patterns"):
+        left = None if budget is None else budget - spent
+        if left is not None and left <= 0:
+            return _solution(none, profile, proven=False, nodes=spent)
+        result = solve_milp(
+            rack,
+            table,
+            profile,
+            initial=initial,
+            objective=objective,
+            rearrange=rearrange,
+            node_limit=left,
+            formulation=formulation,
+        )
+        spent += result.nodes
+        if not result.played or _is_legal(profile, table, rack, result, opened=opened):
+            return _solution(result, profile, proven=result.proven, nodes=spent)
+        # the windows model aggregates jokers and can, rarely, decode into sets the engine
+        # refuses; the pattern formulation places every joker explicitly
+    ts = profile.tileset
+    raise SolverError(
+        f"no formulation found a legal move for rack {format_tiles(rack, ts)!r} "
+        f"and table {format_table(table, ts)!r} under profile {profile.name!r}"
+    )
+
+
+def _solution(result: MilpResult, profile: RuleProfile, *, proven: bool, nodes: int) -> Solution:
     return Solution(
         played=result.played,
         table=result.table,
         tiles_placed=len(result.played),
         value_placed=placed_value(result.played, profile),
-        proven=result.proven,
-        nodes=result.nodes,
+        proven=proven,
+        nodes=nodes,
     )

@@ -65,6 +65,13 @@ live in flat arrays with one hash table per step. The number of states is bounde
 (deterministic, never wall time): past the bound the solver answers ``None`` and
 ``solver.solve`` uses the MILP.
 
+Search budget: every state created is charged to a ``Meter``; a search that would pass
+what the meter allows stops with ``SearchBudgetSpent``. ``solve_dp_beam`` is the anytime
+fallback ``solver.solve`` uses then: one pass of the same kernel that keeps, after each
+step, only the best states (by score less a tile's worth per tile that their open runs
+still need; ranking by score alone keeps runs begun that cannot close), within a given
+number of states. Its play is legal but not proven best.
+
 Scope: turn mode with full rearrangement, objectives ``tiles`` and ``value``, wrap
 ``none`` and ``high_low``, ``discard_pile``, any jokers on the rack, table jokers
 ``free`` or ``locked``. ``None`` for everything else (``turn.rearrange: false``,
@@ -101,7 +108,8 @@ HASH_BITS = 19  # one step holds at most half of 2**HASH_BITS states
 MAX_OPEN_RUNS = 7  # open runs per colour that the action code can describe
 MAX_KEY_BITS = 62
 
-OVERFLOW = -2
+OVERFLOW = -2  # the state arrays are full (the DP hands the position to the MILP)
+OVER_BUDGET = -3  # the search budget is spent
 NO_STATE = -1
 
 
@@ -260,14 +268,20 @@ def _kernel(
     hidx,
     hstamp,
     stamp,
-    step_bounds,
     dec,
     rest_gain,  # (P * C,) most score the rack tiles after each colour step can still add
     bound,  # states whose score plus ``rest_gain`` stays below this are dropped
+    limit,  # states this pass may create (the search budget left): past it, OVER_BUDGET
+    beam,  # 0: exact; else keep the ``beam`` best states of each step (a heuristic pass)
+    step_cap,  # with ``beam``: states a step may create (best states are expanded first)
+    debt_unit,  # with ``beam``: the rank a state loses per tile its open runs still need
 ):
-    """Run the DP. Returns (index of the best final state, NO_STATE or OVERFLOW; last stamp).
-    Every state kept can still reach ``bound``, so the best final state is the optimum
-    whenever the optimum is at least ``bound``; otherwise the answer is NO_STATE."""
+    """Run the DP. Returns (index of the best final state, NO_STATE, OVERFLOW or
+    OVER_BUDGET; last stamp; states created). Every state kept can still reach ``bound``,
+    so the best final state of an exact pass is the optimum whenever the optimum is at
+    least ``bound``; otherwise the answer is NO_STATE. A beam pass keeps, after each step,
+    only the ``beam`` best states (stable order: ties by creation), copied in score order
+    behind the step, so its play is legal but not proven best."""
     n_pos, n_col = tcnt.shape
     wmask = np.int64((1 << width) - 1)
     nmask = np.int64((1 << n_bits) - 1)
@@ -280,9 +294,7 @@ def _kernel(
     actions[0] = 0
     lo = 0
     hi = 1
-    step = 0
-    step_bounds[0] = 0
-    step_bounds[1] = 1
+    created = 1
     last = n_pos - 1
     for p in range(n_pos):
         gp = gain[p]
@@ -318,6 +330,8 @@ def _kernel(
                 cleared = cleared & ~(nmask << n_at) & ~(mmask << m_at)
                 if wrap_low or wrap_high:
                     cleared = cleared & ~(lmask << low_shift)
+                if beam > 0 and count - hi >= step_cap:
+                    break  # the best states of the beam came first
                 for x in range(x_lo, x_hi + 1):
                     sc_x = base + (x if wrap_low else x - t) * gp
                     if sc_x < need:
@@ -355,13 +369,13 @@ def _kernel(
                                 stamp,
                             )
                             if count < 0:
-                                return OVERFLOW, stamp
-            lo = hi
-            hi = count
-            step += 1
-            step_bounds[step + 1] = hi
+                                return OVERFLOW, stamp, created + count - hi
+                            if created + count - hi > limit:
+                                return OVER_BUDGET, stamp, limit  # the last state is dropped
+            created += count - hi
+            lo, hi = _next_step(hi, count, beam, debt_unit, keys, scores, parents, actions, dec, n_col, width)
             if hi == lo:
-                return NO_STATE, stamp
+                return NO_STATE, stamp, created
         # the groups of this value: the numbered tiles set aside plus the jokers they need
         stamp += 1
         count = hi
@@ -377,13 +391,13 @@ def _kernel(
                 nk, scores[i], i, jg, keys, scores, parents, actions, count, hi, hkeys, hidx, hstamp, stamp
             )
             if count < 0:
-                return OVERFLOW, stamp
-        lo = hi
-        hi = count
-        step += 1
-        step_bounds[step + 1] = hi
+                return OVERFLOW, stamp, created + count - hi
+            if created + count - hi > limit:
+                return OVER_BUDGET, stamp, limit
+        created += count - hi
+        lo, hi = _next_step(hi, count, beam, debt_unit, keys, scores, parents, actions, dec, n_col, width)
         if hi == lo:
-            return NO_STATE, stamp
+            return NO_STATE, stamp, created
     # at the top a run of two tiles closes with a leading joker (J 12 13); a leading joker
     # anywhere else could move to the end of its run, or is not needed at all
     best = NO_STATE
@@ -403,7 +417,38 @@ def _kernel(
         if ok and (best == NO_STATE or scores[i] > best_score):
             best = i
             best_score = scores[i]
-    return best, stamp
+    return best, stamp, created
+
+
+@numba.njit(cache=True, nogil=True)
+def _next_step(hi, count, beam, debt_unit, keys, scores, parents, actions, dec, n_col, width):
+    """The (lo, hi) range of the states just made, ``[hi, count)``; in a beam pass its
+    ``beam`` best, copied behind it best first. A state ranks by its score less
+    ``debt_unit`` per tile its open runs still need to be valid (two for a run of one
+    tile, one for two tiles or a trailing joker): a run begun is not yet a set, and ranking
+    by score alone fills the beam with states that die at the next value."""
+    n = count - hi
+    if beam == 0 or n == 0:
+        return hi, count
+    kept = min(n, beam, keys.shape[0] - count)
+    wmask = np.int64((1 << width) - 1)
+    rank = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        key = keys[hi + i]
+        debt = 0
+        for c in range(n_col):
+            s = (key >> (c * width)) & wmask
+            debt += 2 * dec[s, 0] + dec[s, 1] + dec[s, 2]
+        rank[i] = debt * debt_unit - scores[hi + i]
+    order = np.argsort(rank, kind="mergesort")
+    for k in range(kept):
+        src = hi + order[k]
+        dst = count + k
+        keys[dst] = keys[src]
+        scores[dst] = scores[src]
+        parents[dst] = parents[src]
+        actions[dst] = actions[src]
+    return count, count + kept
 
 
 # ----- buffers (reused between calls; the kernel never reads stale entries: stamps) ----------
@@ -422,6 +467,28 @@ class _Buffers:
 
 
 _BUFFERS: list[_Buffers] = []
+
+UNLIMITED = 1 << 62
+
+
+class SearchBudgetSpent(Exception):
+    """The search budget ran out before the search finished."""
+
+
+class Meter:
+    """The DP states a search may still create (``None``: no budget) and those it made."""
+
+    def __init__(self, left: int | None = None) -> None:
+        self.left = left
+        self.spent = 0
+
+    def limit(self) -> int:
+        return UNLIMITED if self.left is None else self.left
+
+    def spend(self, states: int) -> None:
+        self.spent += states
+        if self.left is not None:
+            self.left -= states
 
 
 def _buffers() -> _Buffers:
@@ -455,17 +522,20 @@ def solve_dp(
     profile: RuleProfile,
     *,
     objective: str,
+    meter: Meter | None = None,
 ) -> MilpResult | None:
     """Best turn-mode play with full rearrangement (the player has opened), or ``None``
-    when the position is outside what the DP handles (see the module docstring)."""
+    when the position is outside what the DP handles (see the module docstring). The
+    states are charged to ``meter``; past its budget, ``SearchBudgetSpent``."""
     if objective not in ("tiles", "value") or not supported(profile, table):
         return None
-    return _play(tuple(sorted(int(t) for t in rack)), tuple(table), profile, objective)
+    rack = tuple(sorted(int(t) for t in rack))
+    return _play(rack, tuple(table), profile, objective, meter or Meter())
 
 
-def _play(rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile, objective: str):
+def _play(rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile, objective: str, meter):
     """``solve_dp`` on a sorted rack, past the scope checks."""
-    found = _solve_rack(rack, rack, table, profile, objective)
+    found = _solve_rack(rack, rack, table, profile, objective, meter)
     if found is None:
         return None
     _, new_table, played, states = found
@@ -475,7 +545,7 @@ def _play(rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile, 
         for code in sorted(set(rack)):
             less = list(rack)
             less.remove(code)
-            sub = _solve_rack(tuple(less), rack, table, profile, objective)
+            sub = _solve_rack(tuple(less), rack, table, profile, objective, meter)
             if sub is None:
                 return None
             states += sub[3]
@@ -495,6 +565,7 @@ def solve_dp_opening(
     profile: RuleProfile,
     *,
     objective: str,
+    meter: Meter | None = None,
 ) -> MilpResult | None:
     """The initial meld from rack tiles alone (the table untouched), or ``None`` when the
     DP cannot settle it and the MILP must.
@@ -512,20 +583,58 @@ def solve_dp_opening(
         return None
     rack = tuple(sorted(int(t) for t in rack))
     table = tuple(table)
-    top = _opening_value_bound(rack, profile)
+    meter = meter or Meter()
+    top = _opening_value_bound(rack, profile, meter)
     if top is None:
         return None
     top_value, states = top
     if top_value < profile.initial_meld.threshold:
         return MilpResult(table, (), True, states)
-    found = _play(rack, (), profile, objective)
+    found = _play(rack, (), profile, objective, meter)
     if found is None:
         return None
     new_table = table + found.table if found.played else table
     return MilpResult(new_table, found.played, True, states + found.nodes)
 
 
-def _opening_value_bound(rack: tuple[int, ...], profile: RuleProfile) -> tuple[int, int] | None:
+def solve_dp_beam(
+    rack: tuple[int, ...],
+    table: tuple[Meld, ...],
+    profile: RuleProfile,
+    *,
+    initial: bool,
+    objective: str,
+    states: int,
+) -> MilpResult | None:
+    """A good play found by one beam pass of the DP (the best states of each step only) that
+    creates at most ``states`` states, with ``proven=False``; ``None`` when the pass finds
+    nothing or the position is outside the DP's scope. Table jokers stay where they are
+    (locked ones keep their faces). ``solve`` spends the last part of a search budget on it
+    when the exact search runs out, and checks the play with ``validate_move``."""
+    if states <= 0 or (initial and profile.initial_meld.may_touch_table):
+        return None
+    if not supported(profile, () if initial else tuple(table)):
+        return None
+    ts = profile.tileset
+    rack = tuple(sorted(int(t) for t in rack))
+    base = () if initial else tuple(table)
+    virtual = ()
+    if profile.jokers.table_jokers == "locked":
+        virtual = tuple(f for m in base for t, f in zip(m.tiles, m.faces, strict=True) if t == ts.joker)
+    meter = Meter(states)
+    try:
+        found = _best(rack, base, profile, objective, meter, virtual=virtual, beam_states=states)
+    except SearchBudgetSpent:
+        return MilpResult(tuple(table), (), False, meter.spent)
+    if found is None or not found[2]:
+        return MilpResult(tuple(table), (), False, meter.spent)
+    if profile.discard_pile and len(found[2]) >= len(rack):
+        return MilpResult(tuple(table), (), False, meter.spent)  # it must keep a tile to discard
+    new_table = tuple(table) + found[1] if initial else found[1]
+    return MilpResult(new_table, found[2], False, meter.spent)
+
+
+def _opening_value_bound(rack: tuple[int, ...], profile: RuleProfile, meter: Meter) -> tuple[int, int] | None:
     """(an upper bound on the opening value of any rack-only table, states), or ``None``:
     the most face value of numbered rack tiles in sets (the DP with each tile's value as
     its gain; jokers placed where sets need them), plus each rack joker at its best worth."""
@@ -539,7 +648,7 @@ def _opening_value_bound(rack: tuple[int, ...], profile: RuleProfile) -> tuple[i
         return None
     tgrid, rgrid, wrapable, allow_group = _grids(np.zeros_like(rack_counts), rack_counts, profile)
     gain = np.array([p % ts.values + 1 for p in range(tgrid.shape[0])], dtype=np.int64)
-    best, states = _search(tab, tgrid, rgrid, gain, wrapable, allow_group, n_rj, [NO_BOUND])
+    best, states = _search(tab, tgrid, rgrid, gain, wrapable, allow_group, n_rj, [NO_BOUND], meter)
     if best < 0:
         return None
     return int(_buffers().scores[best]) + n_rj * profile.joker_opening_value(ts.values), states
@@ -554,6 +663,7 @@ def _solve_rack(
     table: tuple[Meld, ...],
     profile: RuleProfile,
     objective: str,
+    meter: Meter,
 ) -> _Found | None:
     """The best play of ``rack`` (score, new table, played, states), or None if unknown.
     Locked table jokers: a bound per choice of keeping or freeing each, then ``_settle``."""
@@ -565,13 +675,13 @@ def _solve_rack(
         if t == ts.joker
     ]
     if not locked or profile.jokers.table_jokers == "free":
-        return _best(rack, table, profile, objective)
+        return _best(rack, table, profile, objective, meter)
     rack_counts = np.bincount(np.asarray(rack, dtype=np.int64), minlength=ts.n_codes)
     options = [
         [(False, f) for f in sorted(ok)] + [(True, f) for f in sorted(ok) if rack_counts[f] > 0]
         for _, ok in locked
     ]
-    states, budget = 0, [MAX_HOST_SOLVES, MAX_HOST_STATES]  # for ``_hosted``, over all choices
+    states, host_cap = 0, [MAX_HOST_SOLVES, MAX_HOST_STATES]  # for ``_hosted``, over all choices
     # the pruned passes may pick another of several best tables than the full search does;
     # when that settles nothing, search in full
     for prune in (True, False):
@@ -581,13 +691,13 @@ def _solve_rack(
             if any(forced.count(f) > rack_counts[f] for f in forced):
                 continue
             virtual = tuple(f for freed, f in choice if not freed)
-            found = _best(rack, table, profile, objective, virtual=virtual, forced=forced, prune=prune)
+            found = _best(rack, table, profile, objective, meter, virtual=virtual, forced=forced, prune=prune)
             if found is None:
                 return None
             states += found[3]
             results.append((found, virtual, forced))
         results.sort(key=lambda r: -r[0][0])
-        settled = _settle(results, rack, full_rack, table, profile, objective, prune, budget)
+        settled = _settle(results, rack, full_rack, table, profile, objective, prune, host_cap, meter)
         if settled is not None:
             return settled[0], settled[1], settled[2], states + settled[3]
     return None
@@ -601,7 +711,7 @@ def _legal(profile, table, full_rack, found: _Found) -> bool:
     return True
 
 
-def _settle(results, rack, full_rack, table, profile, objective, prune, budget) -> _Found | None:
+def _settle(results, rack, full_rack, table, profile, objective, prune, host_cap, meter) -> _Found | None:
     """The best legal play from the bounds of each joker choice (best first): the first legal
     play, unless a better bound freed jokers; such a choice is then solved exactly by
     ``_hosted`` (the sets that may hold the freed jokers), above the legal play found."""
@@ -627,7 +737,7 @@ def _settle(results, rack, full_rack, table, profile, objective, prune, budget) 
             return None
         floor = NO_BOUND if best is None else best[0] + 1
         args = (rack, full_rack, table, profile, objective, virtual, forced)
-        sub = _hosted(*args, floor, prune, (), budget)
+        sub = _hosted(*args, floor, prune, (), host_cap, meter)
         if sub is None:
             return None
         states += sub[3]
@@ -641,7 +751,9 @@ MAX_HOST_SOLVES = 400
 MAX_HOST_STATES = 1 << 20
 
 
-def _hosted(rack, full_rack, table, profile, objective, virtual, forced, floor, prune, placed, budget):
+def _hosted(
+    rack, full_rack, table, profile, objective, virtual, forced, floor, prune, placed, host_cap, meter
+):
     """The best play of a joker choice that frees table jokers (the ``forced`` rack tiles
     replace them), under ``reuse: two_rack_tiles``, if it reaches ``floor`` (else a score
     below ``floor``), with the sets in ``placed`` taken. Each freed joker gets a set with
@@ -654,13 +766,14 @@ def _hosted(rack, full_rack, table, profile, objective, virtual, forced, floor, 
         return None
     table_counts, rack_counts, _ = _pools(rack, table, profile, objective, virtual, forced, placed)
     left = len(forced) - sum(freed_in(host, ts.joker) for host in placed)
-    hosts = freed_joker_hosts(table_counts, rack_counts, profile, limit=budget[0])
+    hosts = freed_joker_hosts(table_counts, rack_counts, profile, limit=host_cap[0])
     if hosts is not None:  # sets with more rack tiles first: good plays early raise the floor
         hosts.sort(key=lambda host: -len(host[2]))
     if hosts is not None and left == 2:
-        shared = freed_joker_hosts(table_counts, rack_counts, profile, freed=2, limit=budget[0] - len(hosts))
+        limit = host_cap[0] - len(hosts)
+        shared = freed_joker_hosts(table_counts, rack_counts, profile, freed=2, limit=limit)
         hosts = None if shared is None else hosts + shared
-    if hosts is None or len(hosts) > budget[0]:
+    if hosts is None or len(hosts) > host_cap[0]:
         return None
     top = sum(_tile_gain(profile, t, objective) for t in rack)
     best: _Found = (NO_BOUND, table, (), 0)
@@ -669,11 +782,11 @@ def _hosted(rack, full_rack, table, profile, objective, virtual, forced, floor, 
     for host in hosts:
         if floor > top:
             break  # a play of the whole rack is known
-        budget[0] -= 1
+        host_cap[0] -= 1
         opts = dict(virtual=virtual, forced=forced, prune=prune, hosts=placed + (host,), floor=floor)
-        found = _best(rack, table, profile, objective, **opts)
-        budget[1] -= 0 if found is None else found[3]
-        if found is None or budget[0] < 0 or budget[1] < 0:
+        found = _best(rack, table, profile, objective, meter, **opts)
+        host_cap[1] -= 0 if found is None else found[3]
+        if found is None or host_cap[0] < 0 or host_cap[1] < 0:
             return None
         states += found[3]
         if found[0] < floor:
@@ -691,7 +804,7 @@ def _hosted(rack, full_rack, table, profile, objective, virtual, forced, floor, 
             break
         if not _legal(profile, table, full_rack, found):
             args = (rack, full_rack, table, profile, objective, virtual, forced)
-            found = _hosted(*args, floor, prune, placed + (host,), budget)
+            found = _hosted(*args, floor, prune, placed + (host,), host_cap, meter)
             if found is None:
                 return None
             states += found[3]
@@ -740,16 +853,19 @@ def _best(
     table: tuple[Meld, ...],
     profile: RuleProfile,
     objective: str,
+    meter: Meter,
     *,
     virtual: tuple[int, ...] = (),
     forced: tuple[int, ...] = (),
     prune: bool = True,
     hosts: tuple[Host, ...] = (),
     floor: int | None = None,
+    beam_states: int = 0,
 ) -> _Found | None:
     """(score, new table, played, states) of the best play, treating table jokers as free,
     except ``virtual``: table jokers kept at these faces (tiles of that face in the DP, jokers
-    again in the answer); ``forced``: rack tiles that must be played.
+    again in the answer); ``forced``: rack tiles that must be played. With ``beam_states``,
+    one beam pass that creates about that many states at most (a good play, not proven).
 
     The DP places only the jokers some set needs; every other joker (the table's must stay,
     the rack's score) is added afterwards where a set has room. If they do not fit, the
@@ -778,7 +894,13 @@ def _best(
     if floor is not None:
         need = floor - offset - n_rj * _gain(profile, profile.jokers.penalty, objective)
         bounds = [b for b in bounds if b > need] + [need]
-    best, states = _search(tab, tgrid, rgrid, gain, wrapable, allow_group, n_jokers, bounds)
+    beam = step_cap = 0
+    if beam_states:
+        # half the states for the steps' caps: one state's moves may pass a cap a little
+        step_cap = min(max(1, beam_states // (2 * n_steps)), (MAX_STATES - 1) // n_steps // 2)
+        beam, bounds = step_cap, [NO_BOUND]  # it keeps what a step may create
+    args = (tab, tgrid, rgrid, gain, wrapable, allow_group, n_jokers, bounds, meter, beam, step_cap)
+    best, states = _search(*args)
     buf = _buffers()
     if best == NO_STATE and floor is not None:
         return NO_BOUND, table, (), states  # nothing reaches the floor
@@ -831,19 +953,28 @@ def _grids(table_counts: np.ndarray, rack_counts: np.ndarray, profile: RuleProfi
 
 
 def _search(
-    tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: int, bounds
+    tab: _Tables,
+    tgrid,
+    rgrid,
+    gain,
+    wrapable,
+    allow_group,
+    n_jokers: int,
+    bounds,
+    meter: Meter,
+    beam: int = 0,
+    step_cap: int = 0,
 ) -> tuple[int, int]:
     """Run the kernel with each score floor in turn until one finds a final state:
-    (index of the best final state or NO_STATE / OVERFLOW, states visited)."""
+    (index of the best final state or NO_STATE / OVERFLOW, states created). The states are
+    charged to ``meter``; past what it allows, ``SearchBudgetSpent``."""
     buf = _buffers()
-    n_steps = tgrid.shape[0] * (tgrid.shape[1] + 1)
-    step_bounds = np.zeros(n_steps + 2, dtype=np.int64)
     step_gain = (rgrid * gain[:, None]).ravel()
     rest_gain = (step_gain.sum() - np.cumsum(step_gain)).astype(np.int64)
     states = 0
     best = NO_STATE
     for bound in bounds:
-        best, buf.stamp = _kernel(
+        best, buf.stamp, created = _kernel(
             tgrid,
             rgrid,
             gain,
@@ -870,13 +1001,18 @@ def _search(
             buf.hidx,
             buf.hstamp,
             buf.stamp,
-            step_bounds,
             tab.dec,
             rest_gain,
             bound,
+            meter.limit(),
+            beam,
+            step_cap,
+            gain[len(gain) // 2],
         )
-        states += int(step_bounds.max())  # a pass that found nothing stopped early
-        step_bounds[:] = 0
+        states += int(created)
+        meter.spend(int(created))
+        if best == OVER_BUDGET:
+            raise SearchBudgetSpent
         if best != NO_STATE:
             break
     return best, states

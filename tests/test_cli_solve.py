@@ -67,6 +67,7 @@ def test_initial_meld_threshold(capsys):
     assert result["table"] == ["K10 R10 O10"]
     # 29 points: no play, which is a normal result (exit 0)
     result = solve_json(capsys, "--rack", "K10 R10 O9 B2", "--initial")
+    assert result.pop("search_units") > 0
     assert result == {"tiles_placed": 0, "value_placed": 0, "played": [], "table": [], "proven": True}
 
 
@@ -154,3 +155,32 @@ def test_bad_profile_file_exits_2(tmp_path):
     assert result.returncode == 2 and "Traceback" not in result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "runs.wrap" in lines[0]
+
+
+BIG_RACK = "K7 K11 K13 O7 O8 O10 O12 O12 B1 B10 B13 B13"
+BIG_TABLE = (
+    "K1 R1 O1 | K1 R1 B1 | K3 K4 K5 | K3 K4 K5 K6 K7 K8 K9 | K9 R9 B9 | J(K11) R11 O11"
+    " | K11 R11 B11 | K12 J(R12) B12 | R2 R3 R4 | R4 R5 R6 | R6 R7 R8 | R10 O10 B10"
+    " | O1 O2 O3 O4 O5 O6 | O2 O3 O4 O5 O6 O7 | B2 B3 B4 | B3 B4 B5 B6 | B6 B7 B8"
+)
+
+
+def test_budget_option_cuts_the_search_and_says_so(capsys):
+    full = solve_json(capsys, "--table", BIG_TABLE, "--rack", BIG_RACK)
+    assert full["proven"] is True and full["search_units"] > 1_000_000
+    cut = solve_json(capsys, "--table", BIG_TABLE, "--rack", BIG_RACK, "--budget", "100000")
+    assert cut["proven"] is False and cut["search_units"] <= 100_000
+    assert 0 < cut["tiles_placed"] <= full["tiles_placed"]
+    assert_legal(cut, BIG_TABLE, BIG_RACK)
+    assert main(["solve", "--table", BIG_TABLE, "--rack", BIG_RACK, "--budget", "100000"]) == 0
+    assert "NOT proven optimal (the search budget ran out)" in capsys.readouterr().out
+    assert main(["solve", "--table", BIG_TABLE, "--rack", BIG_RACK, "--budget", "3"]) == 0
+    assert "no play (none found within the search budget)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("budget", ["0", "-5", "many"])
+def test_bad_budget_exits_2(capsys, budget):
+    with pytest.raises(SystemExit) as exc:
+        main(["solve", "--rack", "R4", "--budget", budget])
+    assert exc.value.code == 2
+    assert f"argument --budget: expected a whole number >= 1, got '{budget}'" in capsys.readouterr().err

@@ -88,6 +88,8 @@ def test_parse_table_and_empty_table(standard):
     melds = parse_table("R1 R2 R3 | K5 O5 B5", standard)
     assert len(melds) == 2
     assert parse_table("  ", standard) == ()
+    assert parse_table(format_table((), standard.tileset), standard) == ()  # round trip
+    assert parse_table(format_table(melds, standard.tileset), standard) == melds
     with pytest.raises(TileError, match="empty set"):
         parse_table("R1 R2 R3 | | K5 O5 B5", standard)
 

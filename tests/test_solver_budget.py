@@ -1,0 +1,165 @@
+"""The search budget (``time_limit.search_budget``): deterministic units, a proven optimum
+when it suffices, a legal play marked not proven when it runs out, and the last fallback
+re-validated (``SolverError`` rather than an illegal move)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import table, tiles, with_overrides
+
+import rummisim.solver as solver_module
+from rummisim import load_profile, play_game
+from rummisim.moves import validate_move
+from rummisim.solver import BEAM_SHARE, SolverError, solve
+from rummisim.solver_dp import solve_dp_beam
+from rummisim.solver_milp import MilpResult
+
+# mid-game positions from seeded greedy games on ``standard`` that take the exact DP
+# well over 150,000 states (locked table jokers make it search several joker choices)
+BIG = [
+    (
+        "K2 K5 K6 K6 R3 R5 R8 R9 R12 R13 O3 O6 O9 O12 O12 B4",
+        "K1 R1 O1 | K2 K3 K4 | K3 K4 J(K5) | K5 R5 O5 | K7 R7 O7 | K7 R7 B7 | K8 K9 K10"
+        " | K9 K10 K11 K12 K13 | K11 R11 B11 | R2 O2 B2 | R6 O6 B6",
+    ),
+    (
+        "K7 K11 K13 O7 O8 O10 O12 O12 B1 B10 B13 B13",
+        "K1 R1 O1 | K1 R1 B1 | K3 K4 K5 | K3 K4 K5 K6 K7 K8 K9 | K9 R9 B9 | J(K11) R11 O11"
+        " | K11 R11 B11 | K12 J(R12) B12 | R2 R3 R4 | R4 R5 R6 | R6 R7 R8 | R10 O10 B10"
+        " | O1 O2 O3 O4 O5 O6 | O2 O3 O4 O5 O6 O7 | B2 B3 B4 | B3 B4 B5 B6 | B6 B7 B8",
+    ),
+    (
+        "R12 O4 O5 O9 O9 B2 B11",
+        "K9 K10 K11 | K11 K12 K13 | K4 K5 K6 K7 K8 K9 | R4 R5 R6 | R10 R11 R12 | R5 R6 R7 R8"
+        " | O6 O7 O8 | O3 O4 O5 O6 | B3 B4 B5 B6 B7 | K1 O1 B1 | K1 R1 O1 B1 | K2 R2 B2"
+        " | K3 R3 O3 | K4 R4 B4 | K7 R7 B7 | K13 R13 O13 | R13 O13 B13 | B9 B10 J(B11) B12"
+        " | J(K10) O10 B10",
+    ),
+]
+
+
+def legal(profile, table_text, rack_text, solution, opened=True):
+    if solution.played:
+        validate_move(
+            profile,
+            table(table_text, profile),
+            tiles(rack_text, profile),
+            solution.table,
+            solution.played,
+            opened=opened,
+        )
+    return True
+
+
+@pytest.mark.parametrize(("rack", "table_text"), BIG)
+def test_a_budget_that_suffices_changes_nothing(standard, rack, table_text):
+    free = solve(rack, table_text, standard)
+    assert free.proven and free.nodes > 150_000
+    # the exact search may spend all but 1/BEAM_SHARE of the budget
+    enough = free.nodes * BEAM_SHARE // (BEAM_SHARE - 1) + BEAM_SHARE
+    bounded = solve(rack, table_text, standard, budget=enough)
+    assert bounded == free
+
+
+@pytest.mark.parametrize(("rack", "table_text"), BIG)
+def test_a_search_cut_short_plays_legally_within_its_budget(standard, rack, table_text):
+    best = solve(rack, table_text, standard)
+    cut = solve(rack, table_text, standard, budget=150_000)
+    assert not cut.proven
+    assert cut.nodes <= 150_000
+    assert legal(standard, table_text, rack, cut)
+    assert 0 < cut.tiles_placed <= best.tiles_placed  # the beam pass found a real play
+    again = solve(rack, table_text, standard, budget=150_000)
+    assert again == cut  # deterministic: no wall clock anywhere
+
+
+def test_the_profile_budget_is_the_default(standard):
+    rack, table_text = BIG[0]
+    budgeted = with_overrides("standard", time_limit={"search_budget": 150_000})
+    by_profile = solve(rack, table_text, budgeted)
+    by_argument = solve(rack, table_text, standard, budget=150_000)
+    assert (by_profile.played, by_profile.nodes, by_profile.proven) == (
+        by_argument.played,
+        by_argument.nodes,
+        by_argument.proven,
+    )
+
+
+@pytest.mark.parametrize("budget", [1, 10, 100])
+def test_a_tiny_budget_finds_nothing_and_says_so(standard, budget):
+    rack, table_text = BIG[1]
+    cut = solve(rack, table_text, standard, budget=budget)
+    assert not cut.is_play and not cut.proven
+    assert cut.nodes <= budget
+
+
+def test_small_positions_stay_proven_under_a_small_budget(standard):
+    solution = solve("R4 K9 O9", "R1 R2 R3 | K8 O8 B8", standard, budget=2_000)
+    assert solution.proven and solution.tiles_placed == 1 and solution.nodes <= 2_000
+
+
+@pytest.mark.parametrize("states", [2_000, 20_000, 200_000])
+def test_beam_pass_is_legal_and_within_its_states(standard, states):
+    for rack, table_text in BIG:
+        found = solve_dp_beam(
+            tiles(rack, standard), table(table_text, standard), standard,
+            initial=False, objective="tiles", states=states,
+        )  # fmt: skip
+        assert found is not None and not found.proven and found.nodes <= states
+        assert legal(standard, table_text, rack, found)
+
+
+def test_beam_pass_for_an_opening_meets_the_threshold(standard):
+    rack = "R10 R11 R12 K1 K2 O7 B7 K7 B3"
+    found = solve_dp_beam(tiles(rack, standard), (), standard, initial=True, objective="tiles", states=5_000)
+    assert found.played
+    validate_move(standard, (), tiles(rack, standard), found.table, found.played, opened=False)
+
+
+def test_integer_program_positions_spend_the_budget_as_nodes():
+    strict = load_profile("guide-strict-joker")  # table jokers: the DP hands these to the MILP
+    table_text, rack = "K5 O5 J(B5) | R1 R2 R3 | O7 O8 O9", "R4 R5 K6 K7 B9 O10"
+    free = solve(rack, table_text, strict, budget=None)
+    bounded = solve(rack, table_text, strict, budget=10_000)
+    assert free.proven and bounded.proven
+    assert (bounded.tiles_placed, bounded.value_placed) == (free.tiles_placed, free.value_placed)
+    assert bounded.nodes <= 10_000  # branch-and-bound nodes (0 when presolve settles it)
+
+
+def test_a_game_under_a_small_budget_counts_timeouts_and_stays_legal():
+    tight = with_overrides("standard", time_limit={"search_budget": 3_000, "timeout_draw": 1})
+    record = play_game(tight, ["greedy", "greedy", "value", "conservative"], 11, strict=True)
+    rnd = record.rounds[0]
+    assert rnd.timeouts > 0  # some turns ran out of budget and drew the penalty tile
+    assert not record.faults
+    loose = play_game(load_profile("standard"), ["greedy", "greedy", "value", "conservative"], 11)
+    assert loose.rounds[0].timeouts == 0
+
+
+def test_an_illegal_answer_from_every_formulation_raises(standard, monkeypatch):
+    bogus = table("R1 R2 R3 R4", standard)
+
+    def fake_milp(rack, table_, profile, **kwargs):
+        return MilpResult(bogus + table("K9 O9 B9", standard), tiles("K9", standard), True, 1)
+
+    monkeypatch.setattr(solver_module, "solve_dp", lambda *a, **k: None)
+    monkeypatch.setattr(solver_module, "solve_milp", fake_milp)
+    with pytest.raises(SolverError, match=r"rack 'R4 K9' and table 'R1 R2 R3'"):
+        solve("R4 K9", "R1 R2 R3", standard)
+
+
+def test_an_illegal_first_answer_falls_back_to_the_pattern_formulation(standard, monkeypatch):
+    calls = []
+    real = solver_module.solve_milp
+
+    def first_bogus(rack, table_, profile, **kwargs):
+        calls.append(kwargs["formulation"])
+        if kwargs["formulation"] == "windows":
+            return MilpResult(table("K9 O9 B9", standard), tiles("K9", standard), True, 1)
+        return real(rack, table_, profile, **kwargs)
+
+    monkeypatch.setattr(solver_module, "solve_dp", lambda *a, **k: None)
+    monkeypatch.setattr(solver_module, "solve_milp", first_bogus)
+    solution = solve("R4 K9", "R1 R2 R3", standard)
+    assert calls == ["windows", "patterns"]
+    assert solution.tiles_placed == 1 and legal(standard, "R1 R2 R3", "R4 K9", solution)
