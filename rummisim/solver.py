@@ -127,12 +127,14 @@ def solve(
             else:
                 result = solve_dp(rack, table, profile, objective=objective, meter=meter)
         except SearchBudgetSpent:
-            # the rest of the budget goes to one beam pass: a good play, not proven best
+            # the rest of the budget goes to one beam pass: a good play, not proven best (an
+            # opening that may touch the table has none: the integer program gets the rest)
             left = budget - meter.spent
             beam = solve_dp_beam(rack, table, profile, initial=initial, objective=objective, states=left)
-            if beam is None or (beam.played and not _is_legal(profile, table, rack, beam, opened=opened)):
-                beam = none
-            return _solution(beam, profile, proven=False, nodes=meter.spent + beam.nodes)
+            if beam is not None:
+                if beam.played and not _is_legal(profile, table, rack, beam, opened=opened):
+                    beam = none
+                return _solution(beam, profile, proven=False, nodes=meter.spent + beam.nodes)
         if result and result.played and not _is_legal(profile, table, rack, result, opened=opened):
             result = None
         if result is not None:

@@ -571,12 +571,13 @@ def solve_dp_opening(
     DP cannot settle it and the MILP must.
 
     Two exact shortcuts: when even the most valuable rack-only table falls short of the
-    threshold there is no opening; when the best rack-only play (the turn-mode DP on an
-    empty table) meets the profile's opening rules, it is the best opening, as it is the
-    best over a superset of the openings. ``solve`` checks it with ``validate_move``."""
+    threshold there is no opening (also when the opening turn may touch the table: its
+    opening sets are rack-only too); when the best rack-only play (the turn-mode DP on an
+    empty table) meets the profile's opening rules and the table may not be touched, it
+    is the best opening, as it is the best over a superset of the openings. ``solve``
+    checks it with ``validate_move``."""
     if (
         objective not in ("tiles", "value")
-        or profile.initial_meld.may_touch_table
         or profile.runs.min_length != 3
         or _tables(profile, profile.tileset.copies) is None
     ):
@@ -590,6 +591,13 @@ def solve_dp_opening(
     top_value, states = top
     if top_value < profile.initial_meld.threshold:
         return MilpResult(table, (), True, states)
+    if profile.initial_meld.may_touch_table:
+        # the best turn-mode play bounds every opening that touches the table; when it holds
+        # rack-only sets worth the threshold (``solve`` checks it with ``validate_move``,
+        # else the MILP answers) it is the best opening
+        if not supported(profile, table):
+            return None
+        return _play(rack, table, profile, objective, meter)
     found = _play(rack, (), profile, objective, meter)
     if found is None:
         return None

@@ -10,7 +10,7 @@ from helpers import with_overrides
 from rummisim import load_profile, parse_table, parse_tiles, play_game
 from rummisim.moves import validate_move
 from rummisim.solver import placed_value, solve
-from rummisim.solver_dp import solve_dp
+from rummisim.solver_dp import solve_dp, solve_dp_opening
 from rummisim.solver_milp import solve_milp
 
 
@@ -337,3 +337,28 @@ def test_freed_joker_positions_skip_the_milp(standard, monkeypatch):
     for table, rack, best, why in FREED_JOKER_CASES:
         solution = solve(parse_tiles(rack, standard), parse_table(table, standard), standard)
         assert solution.tiles_placed == best and solution.proven, why
+
+
+@pytest.mark.parametrize("name", ["polish-40", "ramino-discard"])
+def test_opening_that_may_touch_the_table_agrees_with_milp(name):
+    """With ``may_touch_table`` the opening sets are still rack-only, so the DP's value
+    bound below the threshold proves "no opening"; and the best turn-mode play bounds
+    every opening, so when it holds rack-only sets worth the threshold ``solve`` takes it.
+    Either way the answer must match the MILP's."""
+    profile = load_profile(name)
+    assert profile.initial_meld.may_touch_table
+    no_opening = took_dp = 0
+    for table, rack in game_positions(profile, 80, 22, max_table=40):
+        rack = rack[:16]
+        got = solve(rack, table, profile, initial=True, budget=None)
+        ref = solve_milp(rack, table, profile, initial=True, objective="tiles", rearrange=True)
+        assert got.proven
+        assert (got.tiles_placed, got.value_placed) == (len(ref.played), placed_value(ref.played, profile))
+        if got.played:
+            validate_move(profile, table, rack, got.table, got.played, opened=False)
+        dp = solve_dp_opening(rack, table, profile, objective="tiles")
+        if dp is not None and not dp.played:
+            no_opening += 1
+            assert not ref.played and dp.table == table
+        took_dp += bool(dp is not None and dp.played and dp.played == got.played and dp.table == got.table)
+    assert no_opening >= 10 and took_dp >= 5  # both shortcuts answer a real share
