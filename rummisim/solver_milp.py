@@ -8,7 +8,10 @@ checks (``moves.validate_move``):
 - locked table jokers either keep their face (``keep``) or are freed by a
   matching rack tile (``free``); with ``reuse: two_rack_tiles`` each set that
   holds a freed joker (a *host*) gets two rack tiles other than the freeing
-  ones, allocated by a small transportation block (exact by Hall's theorem);
+  ones (rack tiles are claimed per code, which is exact by Hall's theorem).
+  Hosts are explicit sets of any length with a 0/1 variable per joker place
+  (``_add_hosts``): a long run cannot be cut into windows or patterns when the
+  freed joker and its two rack tiles sit far apart;
 - with ``take_from_joker_sets: false`` a table set that keeps a joker is
   *frozen*: one superset of it must be on the new table; with no rearrangement
   (``rearrange=False`` or ``turn.rearrange: false``) every table set is frozen;
@@ -25,7 +28,7 @@ against, and it is itself exact.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
@@ -39,6 +42,7 @@ from rummisim.patterns import masked_meld, set_patterns
 from rummisim.profile import RuleProfile
 
 TILE_WEIGHT = 1000  # objective weight that makes the primary criterion dominate (values < 1000)
+HOST_RACK_ITEMS = 2  # reuse: two_rack_tiles: rack tiles (or rack jokers) beside a freed joker
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,7 @@ class _Model:
         elif not lo <= 0 <= hi:
             self.rows.append(({0: 0.0}, lo, hi))  # an infeasible empty row stays infeasible
 
-    def solve(self, node_limit: int | None):
+    def solve(self, node_limit: int | None, *, presolve: bool = True):
         n = len(self.lb)
         data, ri, ci, lo, hi = [], [], [], [], []
         for r, (coefs, low, high) in enumerate(self.rows):
@@ -85,7 +89,9 @@ class _Model:
         if self.rows:
             matrix = coo_array((data, (ri, ci)), shape=(len(self.rows), n)).tocsr()
             constraints.append(LinearConstraint(matrix, lo, hi))
-        options = {"presolve": True}
+        # the objective is an integer near 1e3-1e5 whose last units are the tie-break (value
+        # or tiles): HiGHS's default relative gap (1e-4) could stop short of it
+        options = {"presolve": presolve, "mip_rel_gap": 0.0}
         if node_limit is not None:
             options["node_limit"] = int(node_limit)
         return milp(
@@ -214,7 +220,6 @@ def solve_milp(
                 numbered_rows[f][var] = numbered_rows[f].get(var, 0) + 1
 
     # -- free sets (x), filtered by availability
-    x_vars: dict[int, int] = {}
     window_cols: list[_Window] = []
     total_jokers = t_jokers + r_jokers
     if formulation == "windows":
@@ -233,7 +238,6 @@ def solve_milp(
             codes = np.flatnonzero(need)
             bound = int(np.min(avail[codes] // need[codes])) if codes.size else 4
             var = model.var(0, bound)
-            x_vars[p] = var
             add_column(var, pats.faces[p], pats.jokers[p])
 
     # -- rack tiles placed (y)
@@ -248,6 +252,7 @@ def solve_milp(
     keep_of: dict[int, list[int]] = defaultdict(list)  # table joker -> keep vars
     keep_face_rows: dict[int, dict[int, float]] = defaultdict(dict)
     free_vars: list[int] = []
+    freeable = 0  # table jokers some rack tile may free
     joker_list = []
     if locked:
         for mi, meld in enumerate(table):
@@ -266,6 +271,7 @@ def solve_milp(
                     free_vars.append(u)
                     rack_use[f][u] = 1
                     row[u] = 1
+            freeable += len(row) > len(keep_of[k])
             model.add(row, 1, 1)
 
     # -- frozen table sets (z): supersets that keep a set together
@@ -274,6 +280,7 @@ def solve_milp(
         frozen = [(mi, None) for mi in range(len(table))]
     elif not profile.jokers.take_from_joker_sets:
         frozen = [(mi, "joker") for mi, m in enumerate(table) if joker in m.tiles]
+    superset_rows = []  # (meld, its superset columns, keep_meld var or None), added after the hosts
     for mi, why in frozen:
         meld = table[mi]
         z_row = {}
@@ -282,13 +289,13 @@ def solve_milp(
             z_row[v] = 1
             add_column(v, faces, mask)
         if why is None or not locked:
-            model.add(z_row, 1, 1)
+            superset_rows.append((meld, z_row, None))
         else:
             keep_meld = model.var(0, 1)
             for k, (owner, _, _) in enumerate(joker_list):
                 if owner == mi:
                     model.add({keep_meld: 1, **{v: -1 for v in keep_of[k]}}, 0, np.inf)
-            model.add({**z_row, keep_meld: -1}, 0, 0)
+            superset_rows.append((meld, z_row, keep_meld))
 
     # -- the initial meld in a turn that may also touch the table (o)
     if initial:
@@ -297,7 +304,6 @@ def solve_milp(
             window = _add_window(model, faces, r, r_jokers, numbered_rows, joker_row, slot_rows)
             if window is None:
                 continue
-            window = replace(window, is_opening=True)
             window_cols.append(window)
             o_row[window.x] = 1
             for f, jv in zip(faces, window.jokers, strict=True):
@@ -314,65 +320,20 @@ def solve_milp(
             model.add(o_row, 1, 1)
         model.add(value_row, profile.initial_meld.threshold, np.inf)
 
-    # -- hosts for freed jokers (reuse: two_rack_tiles)
+    # -- hosts for freed jokers (reuse: two_rack_tiles): explicit sets of any length
+    host_cols: list[_Host] = []
     if free_vars and profile.jokers.reuse == "two_rack_tiles":
-        e_total = {}
-        for p, xv in x_vars.items():
-            if not pats.n_jokers[p]:
-                continue
-            h = model.var(0, 4)
-            model.add({h: 1, xv: -1}, -np.inf, 0)
-            e_of_host = {}
-            for f in np.flatnonzero(pats.joker_faces[p]):
-                e = model.var(0, 4)
-                e_of_host[e] = 1
-                e_total[e] = 1
-                model.add({e: 1, h: -float(pats.joker_faces[p][f])}, -np.inf, 0)
-                keep_face_rows[int(f)][e] = 1  # kept and freed jokers share the face's slots
-            model.add({**e_of_host, h: -1}, 0, np.inf)
-            support = {}
-            for c in np.flatnonzero(pats.numbered[p]):
-                if r[c] > 0:
-                    w = model.var(0, 4)
-                    model.add({w: 1, h: -float(pats.numbered[p][c])}, -np.inf, 0)
-                    support[w] = 1
-                    rack_use[int(c)][w] = 1
-            if r_jokers:
-                w = model.var(0, 4)
-                model.add({w: 1, h: -float(pats.n_jokers[p]), **{e: 1 for e in e_of_host}}, -np.inf, 0)
-                support[w] = 1
-                rack_joker_use[w] = 1
-            model.add({**support, h: -2}, 0, np.inf)
-        for window in window_cols:
-            if window.is_opening or not any(j is not None for j in window.jokers):
-                continue
-            h = model.var(0, window.bound)
-            model.add({h: 1, window.x: -1}, -np.inf, 0)
-            e_of_host = {}
-            support = {}
-            for f, jv in zip(window.faces, window.jokers, strict=True):
-                e = None
-                if jv is not None:
-                    e = model.var(0, window.bound)
-                    e_of_host[e] = 1
-                    e_total[e] = 1
-                    model.add({e: 1, jv: -1}, -np.inf, 0)
-                    model.add({e: 1, h: -1}, -np.inf, 0)
-                    keep_face_rows[f][e] = 1
-                if r[f] > 0:
-                    w = model.var(0, window.bound)
-                    model.add({w: 1, h: -1, **({e: 1} if e is not None else {})}, -np.inf, 0)
-                    support[w] = 1
-                    rack_use[f][w] = 1
-            if r_jokers:
-                w = model.var(0, 4 * window.bound)
-                jokers_in = {jv: -1 for jv in window.jokers if jv is not None}
-                model.add({w: 1, **jokers_in, **e_of_host}, -np.inf, 0)
-                support[w] = 1
-                rack_joker_use[w] = 1
-            model.add({**e_of_host, h: -1}, 0, np.inf)
-            model.add({**support, h: -2}, 0, np.inf)
-        model.add({**e_total, **{u: -1 for u in free_vars}}, 0, 0)
+        host_cols = _add_hosts(
+            model, profile, avail, r, r_jokers, total_jokers, freeable, set(keep_face_rows),
+            [(meld, z_row) for meld, z_row, keep_meld in superset_rows if keep_meld is not None],
+            numbered_rows, joker_row, slot_rows, rack_use, rack_joker_use,
+        )  # fmt: skip
+        model.add({**{h.freed: 1 for h in host_cols}, **{u: -1 for u in free_vars}}, 0, 0)
+    for _, z_row, keep_meld in superset_rows:
+        if keep_meld is None:
+            model.add(z_row, 1, 1)
+        else:
+            model.add({**z_row, keep_meld: -1}, 0, 0)
 
     # -- with a discard pile a play must leave a tile to discard
     if profile.discard_pile:
@@ -399,8 +360,10 @@ def solve_milp(
     if rack_joker_use:
         model.add({**rack_joker_use, y_joker: -1}, -np.inf, 0)
 
-    res = model.solve(node_limit)
-    return _decode(res, columns, window_cols, y_vars, y_joker, joker, table)
+    # HiGHS's presolve spends most of the time on models with host blocks (hundreds of
+    # 0/1 joker places); without it they solve several times faster, at the root mostly
+    res = model.solve(node_limit, presolve=not host_cols)
+    return _decode(res, columns, window_cols, host_cols, y_vars, y_joker, joker, table)
 
 
 def _rack_only(pats, profile, r, r_jokers, table, objective, node_limit) -> MilpResult:
@@ -449,7 +412,7 @@ def _nodes(res) -> int:
     return int(getattr(res, "mip_node_count", 0) or 0)
 
 
-def _decode(res, columns, window_cols, y_vars, y_joker, joker, table) -> MilpResult:
+def _decode(res, columns, window_cols, host_cols, y_vars, y_joker, joker, table) -> MilpResult:
     if res.x is None:
         return MilpResult(tuple(table), (), res.status != 1, _nodes(res))
     x = np.round(res.x).astype(np.int64)
@@ -477,6 +440,9 @@ def _decode(res, columns, window_cols, y_vars, y_joker, joker, table) -> MilpRes
                 masks[copy][i] = True
                 load[copy] += 1
         melds.extend(masked_meld(window.faces, mask, joker) for mask in masks)
+    for host in host_cols:
+        if x[host.x]:
+            melds.append(masked_meld(host.faces, [bool(x[j]) for j in host.jokers], joker))
     return MilpResult(tuple(melds), tuple(sorted(played)), res.status == 0, _nodes(res))
 
 
@@ -486,7 +452,6 @@ class _Window:
     x: int
     jokers: tuple[int | None, ...]  # joker-count variable per face (None: no jokers there)
     bound: int
-    is_opening: bool = False
 
 
 @lru_cache(maxsize=32)
@@ -527,3 +492,126 @@ def _add_window(model, faces, source, joker_cap, numbered_rows, joker_row, slot_
     if joker_cap:
         model.add(size_row, 0, np.inf)
     return _Window(tuple(faces), x, tuple(jokers), bound)
+
+
+@dataclass(frozen=True)
+class _Host:
+    """One copy of a set that holds freed jokers: ``x`` (0/1) and a 0/1 joker per face."""
+
+    faces: tuple[int, ...]
+    x: int
+    jokers: tuple[int, ...]
+    freed: int  # freed table jokers in this copy
+
+
+def _add_hosts(
+    model, profile, avail, r, r_jokers, total_jokers, freeable, keep_faces, frozen,
+    numbered_rows, joker_row, slot_rows, rack_use, rack_joker_use,
+) -> list[_Host]:  # fmt: skip
+    """Sets that hold freed table jokers under ``reuse: two_rack_tiles``, one 0/1 copy each.
+
+    A host may be any run or group: a run longer than the windows (or a decomposable
+    pattern) cannot be cut into pieces when the freed joker and its two rack tiles sit
+    apart (``K4 K5 .. K10 J(K11) K12`` with K4 K5 K12 from the rack). Every joker place is
+    its own 0/1 variable ``j``, so each copy is checked on its own, exactly: at least one
+    freed table joker (``free``); a kept table joker may sit at a face it may keep (``k``,
+    one of that face's slots; ``free + sum k <= sum j``); the other jokers come from the
+    rack; and two rack items besides the freeing tiles: numbered tiles at faces without a
+    joker (``w <= x - j``, claimed from the rack per code) or rack jokers
+    (``wj <= sum j - free - sum k``). Copies of one set are ordered (``x1 <= x0``) and
+    there are no more of them than table jokers to free. A plain window never holds a
+    freed joker.
+
+    ``frozen`` lists the table sets that must stay together (``take_from_joker_sets:
+    false``) with their superset columns: a host copy that holds such a set, its kept
+    joker at its face, counts as that superset (``R2 R3 R4 R5 J(R6) R7 J(R8)``, J(R8)
+    freed, R2 and R7 from the rack)."""
+    joker = profile.tileset.joker
+    hosts: list[_Host] = []
+    catalogue = set_catalogue(profile)
+    m = profile.runs.min_length
+    for faces, kind in zip(catalogue.faces, catalogue.kinds, strict=True):
+        n = len(faces)
+        have = [int(avail[f]) for f in faces]
+        missing = sum(1 for h in have if h == 0)
+        if max(missing, 1) > min(total_jokers, n - MIN_NUMBERED_TILES):
+            continue
+        rack_items = sum(1 for f in faces if r[f] > 0)
+        if rack_items + min(r_jokers, n - MIN_NUMBERED_TILES - 1) < HOST_RACK_ITEMS:
+            continue
+        ends = ()
+        if kind == "run" and not frozen and n >= max(2 * m, total_jokers + m + MIN_NUMBERED_TILES):
+            # a long host whose first (last) m tiles hold no joker and no rack tile it counts
+            # splits into a plain run and a shorter host (the rest keeps two numbered tiles,
+            # as the copy holds at most ``total_jokers`` jokers): each end needs one of them
+            ends = (range(m), range(n - m, n))
+            bare = sum(1 for end in ends if all(r[faces[i]] == 0 and have[i] > 0 for i in end))
+            if missing + bare > min(total_jokers, n - MIN_NUMBERED_TILES):
+                continue
+        copies = min(freeable, min(h + total_jokers for h in have), sum(have) // MIN_NUMBERED_TILES)
+        previous = None
+        for _ in range(copies):
+            x = model.var(0, 1)
+            if previous is not None:
+                model.add({x: 1, previous: -1}, -np.inf, 0)
+            previous = x
+            jokers, kept, support, counted = [], {}, {}, []
+            joker_at, kept_at = {}, {}
+            free = model.var(0, n - MIN_NUMBERED_TILES)  # freed table jokers in this copy
+            model.add({free: 1, x: -1}, 0, np.inf)
+            size_row = {x: float(n - MIN_NUMBERED_TILES)}
+            busy = {free: 1}  # freed + kept <= jokers
+            for f, h in zip(faces, have, strict=True):
+                if h == 0:  # no tile to place here: a joker whenever the copy is used
+                    j = x
+                else:
+                    j = model.var(0, 1)
+                    model.add({j: 1, x: -1}, -np.inf, 0)
+                    numbered_rows[f][x] = numbered_rows[f].get(x, 0) + 1
+                    numbered_rows[f][j] = numbered_rows[f].get(j, 0) - 1
+                joker_row[j] = joker_row.get(j, 0) + 1
+                size_row[j] = size_row.get(j, 0) - 1.0
+                busy[j] = busy.get(j, 0) - 1
+                if f in keep_faces:
+                    k = model.var(0, 1)
+                    model.add({k: 1, j: -1}, -np.inf, 0)
+                    slot_rows[f][k] = 1
+                    kept[k] = 1
+                    kept_at[f] = k
+                    busy[k] = 1
+                counted.append({j: 1})
+                if r[f] > 0:
+                    w = model.var(0, 1)
+                    model.add({w: 1, x: -1, j: 1}, -np.inf, 0)
+                    rack_use[f][w] = 1
+                    support[w] = 1
+                    counted[-1][w] = 1
+                jokers.append(j)
+                joker_at[f] = j
+            model.add(size_row, 0, np.inf)
+            model.add(busy, -np.inf, 0)
+            if r_jokers and n - MIN_NUMBERED_TILES - 1 > 0:
+                wj = model.var(0, n - MIN_NUMBERED_TILES - 1)
+                model.add({**busy, wj: 1}, -np.inf, 0)
+                rack_joker_use[wj] = 1
+                support[wj] = 1
+            model.add({**support, x: -float(HOST_RACK_ITEMS)}, 0, np.inf)
+            for end in ends:
+                row = {x: -1.0}
+                for i in end:
+                    for v, c in counted[i].items():
+                        row[v] = row.get(v, 0) + c
+                model.add(row, 0, np.inf)
+            for meld, z_row in frozen:
+                if not set(meld.faces) <= joker_at.keys():
+                    continue
+                s = model.var(0, 1)  # this copy is the superset that keeps ``meld`` together
+                model.add({s: 1, x: -1}, -np.inf, 0)
+                for t, f in zip(meld.tiles, meld.faces, strict=True):
+                    if t == joker:
+                        model.add({s: 1, kept_at[f]: -1}, -np.inf, 0)
+                    else:
+                        model.add({s: 1, joker_at[f]: 1}, -np.inf, 1)
+                z_row[s] = 1
+            hosts.append(_Host(tuple(faces), x, tuple(jokers), free))
+    return hosts
