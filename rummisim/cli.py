@@ -248,7 +248,6 @@ def format_solution(
             why = f"the initial meld cannot reach {profile.initial_meld.threshold} points with this rack"
         else:
             why = "no rack tile can be placed"
-
         lines.append(f"play:      no play ({why}); draw instead")
         lines.append(f"new table: {format_table(solution.table, ts)} (unchanged)")
     proven = "proven optimal" if solution.proven else "NOT proven optimal (the search budget ran out)"

@@ -309,6 +309,8 @@ def _kernel(
             wrap_high = wrapable[c] and p == last and p > 0
             need = bound - rest_gain[p * n_col + c]
             for i in range(lo, hi):
+                if beam > 0 and count - hi >= step_cap:
+                    break  # the best states of the beam came first
                 key = keys[i]
                 base = scores[i]
                 s = (key >> shift) & wmask
@@ -330,8 +332,6 @@ def _kernel(
                 cleared = cleared & ~(nmask << n_at) & ~(mmask << m_at)
                 if wrap_low or wrap_high:
                     cleared = cleared & ~(lmask << low_shift)
-                if beam > 0 and count - hi >= step_cap:
-                    break  # the best states of the beam came first
                 for x in range(x_lo, x_hi + 1):
                     sc_x = base + (x if wrap_low else x - t) * gp
                     if sc_x < need:
@@ -538,7 +538,7 @@ def _play(rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile, 
     found = _solve_rack(rack, rack, table, profile, objective, meter)
     if found is None:
         return None
-    _, new_table, played, states = found
+    _, new_table, played = found
     if profile.discard_pile and played and len(played) >= len(rack):
         # the play must leave a tile: the best play of the rack less one tile of some code
         best = None
@@ -548,15 +548,14 @@ def _play(rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile, 
             sub = _solve_rack(tuple(less), rack, table, profile, objective, meter)
             if sub is None:
                 return None
-            states += sub[3]
             if sub[2] and (best is None or sub[0] > best[0]):
                 best = sub
         if best is None:
-            return MilpResult(table, (), True, states)
-        _, new_table, played, _ = best
+            return MilpResult(table, (), True, meter.spent)
+        _, new_table, played = best
     if not played:
-        return MilpResult(table, (), True, states)
-    return MilpResult(new_table, played, True, states)
+        return MilpResult(table, (), True, meter.spent)
+    return MilpResult(new_table, played, True, meter.spent)
 
 
 def solve_dp_opening(
@@ -588,9 +587,8 @@ def solve_dp_opening(
     top = _opening_value_bound(rack, profile, meter)
     if top is None:
         return None
-    top_value, states = top
-    if top_value < profile.initial_meld.threshold:
-        return MilpResult(table, (), True, states)
+    if top < profile.initial_meld.threshold:
+        return MilpResult(table, (), True, meter.spent)
     if profile.initial_meld.may_touch_table:
         # the best turn-mode play bounds every opening that touches the table; when it holds
         # rack-only sets worth the threshold (``solve`` checks it with ``validate_move``,
@@ -602,7 +600,7 @@ def solve_dp_opening(
     if found is None:
         return None
     new_table = table + found.table if found.played else table
-    return MilpResult(new_table, found.played, True, states + found.nodes)
+    return MilpResult(new_table, found.played, True, meter.spent)
 
 
 def solve_dp_beam(
@@ -619,13 +617,11 @@ def solve_dp_beam(
     nothing or the position is outside the DP's scope. Table jokers stay where they are
     (locked ones keep their faces). ``solve`` spends the last part of a search budget on it
     when the exact search runs out, and checks the play with ``validate_move``."""
-    if states <= 0 or (initial and profile.initial_meld.may_touch_table):
-        return None
-    if not supported(profile, () if initial else tuple(table)):
+    base = () if initial else tuple(table)
+    if states <= 0 or (initial and profile.initial_meld.may_touch_table) or not supported(profile, base):
         return None
     ts = profile.tileset
     rack = tuple(sorted(int(t) for t in rack))
-    base = () if initial else tuple(table)
     virtual = ()
     if profile.jokers.table_jokers == "locked":
         virtual = tuple(f for m in base for t, f in zip(m.tiles, m.faces, strict=True) if t == ts.joker)
@@ -633,17 +629,16 @@ def solve_dp_beam(
     try:
         found = _best(rack, base, profile, objective, meter, virtual=virtual, beam_states=states)
     except SearchBudgetSpent:
+        found = None
+    # with a discard pile a play must keep a tile to discard
+    if found is None or not found[2] or (profile.discard_pile and len(found[2]) >= len(rack)):
         return MilpResult(tuple(table), (), False, meter.spent)
-    if found is None or not found[2]:
-        return MilpResult(tuple(table), (), False, meter.spent)
-    if profile.discard_pile and len(found[2]) >= len(rack):
-        return MilpResult(tuple(table), (), False, meter.spent)  # it must keep a tile to discard
     new_table = tuple(table) + found[1] if initial else found[1]
     return MilpResult(new_table, found[2], False, meter.spent)
 
 
-def _opening_value_bound(rack: tuple[int, ...], profile: RuleProfile, meter: Meter) -> tuple[int, int] | None:
-    """(an upper bound on the opening value of any rack-only table, states), or ``None``:
+def _opening_value_bound(rack: tuple[int, ...], profile: RuleProfile, meter: Meter) -> int | None:
+    """An upper bound on the opening value of any rack-only table, or ``None``:
     the most face value of numbered rack tiles in sets (the DP with each tile's value as
     its gain; jokers placed where sets need them), plus each rack joker at its best worth."""
     ts = profile.tileset
@@ -656,13 +651,13 @@ def _opening_value_bound(rack: tuple[int, ...], profile: RuleProfile, meter: Met
         return None
     tgrid, rgrid, wrapable, allow_group = _grids(np.zeros_like(rack_counts), rack_counts, profile)
     gain = np.array([p % ts.values + 1 for p in range(tgrid.shape[0])], dtype=np.int64)
-    best, states = _search(tab, tgrid, rgrid, gain, wrapable, allow_group, n_rj, [NO_BOUND], meter)
+    best = _search(tab, tgrid, rgrid, gain, wrapable, allow_group, n_rj, [NO_BOUND], meter)
     if best < 0:
         return None
-    return int(_buffers().scores[best]) + n_rj * profile.joker_opening_value(ts.values), states
+    return int(_buffers().scores[best]) + n_rj * profile.joker_opening_value(ts.values)
 
 
-_Found = tuple[int, tuple[Meld, ...], tuple[int, ...], int]
+_Found = tuple[int, tuple[Meld, ...], tuple[int, ...]]  # score, new table, played
 
 
 def _solve_rack(
@@ -673,7 +668,7 @@ def _solve_rack(
     objective: str,
     meter: Meter,
 ) -> _Found | None:
-    """The best play of ``rack`` (score, new table, played, states), or None if unknown.
+    """The best play of ``rack`` (score, new table, played), or None if unknown.
     Locked table jokers: a bound per choice of keeping or freeing each, then ``_settle``."""
     ts = profile.tileset
     locked = [
@@ -689,7 +684,7 @@ def _solve_rack(
         [(False, f) for f in sorted(ok)] + [(True, f) for f in sorted(ok) if rack_counts[f] > 0]
         for _, ok in locked
     ]
-    states, host_cap = 0, [MAX_HOST_SOLVES, MAX_HOST_STATES]  # for ``_hosted``, over all choices
+    host_cap = [MAX_HOST_SOLVES, MAX_HOST_STATES]  # for ``_hosted``, over all choices
     # the pruned passes may pick another of several best tables than the full search does;
     # when that settles nothing, search in full
     for prune in (True, False):
@@ -702,12 +697,11 @@ def _solve_rack(
             found = _best(rack, table, profile, objective, meter, virtual=virtual, forced=forced, prune=prune)
             if found is None:
                 return None
-            states += found[3]
             results.append((found, virtual, forced))
         results.sort(key=lambda r: -r[0][0])
         settled = _settle(results, rack, full_rack, table, profile, objective, prune, host_cap, meter)
         if settled is not None:
-            return settled[0], settled[1], settled[2], states + settled[3]
+            return settled
     return None
 
 
@@ -729,13 +723,12 @@ def _settle(results, rack, full_rack, table, profile, objective, prune, host_cap
         if best is not None and found[0] <= best[0]:
             break
         if not found[2]:
-            best = (found[0], table, (), 0)
+            best = (found[0], table, ())
             break
         if _legal(profile, table, full_rack, found):
             best = found
             break
         pending.append((found, virtual, forced))
-    states = 0
     # choices freeing one joker first: their plays may settle those that free several
     pending.sort(key=lambda r: (len(r[2]) != 1, -r[0][0]))
     for found, virtual, forced in pending:
@@ -748,10 +741,9 @@ def _settle(results, rack, full_rack, table, profile, objective, prune, host_cap
         sub = _hosted(*args, floor, prune, (), host_cap, meter)
         if sub is None:
             return None
-        states += sub[3]
         if sub[2] and sub[0] >= floor:
             best = sub
-    return None if best is None else (best[0], best[1], best[2], states)
+    return best
 
 
 # DP runs around sets holding freed jokers, and states over them, past which the MILP answers
@@ -784,19 +776,20 @@ def _hosted(
     if hosts is None or len(hosts) > host_cap[0]:
         return None
     top = sum(_tile_gain(profile, t, objective) for t in rack)
-    best: _Found = (NO_BOUND, table, (), 0)
-    states = 0
+    best: _Found = (NO_BOUND, table, ())
     bounds = []
     for host in hosts:
         if floor > top:
             break  # a play of the whole rack is known
         host_cap[0] -= 1
         opts = dict(virtual=virtual, forced=forced, prune=prune, hosts=placed + (host,), floor=floor)
+        before = meter.spent
         found = _best(rack, table, profile, objective, meter, **opts)
-        host_cap[1] -= 0 if found is None else found[3]
-        if found is None or host_cap[0] < 0 or host_cap[1] < 0:
+        if found is None:
             return None
-        states += found[3]
+        host_cap[1] -= meter.spent - before
+        if host_cap[0] < 0 or host_cap[1] < 0:
+            return None
         if found[0] < floor:
             continue
         if left == freed_in(host, ts.joker):  # every freed joker has its set: a legal play
@@ -815,12 +808,11 @@ def _hosted(
             found = _hosted(*args, floor, prune, placed + (host,), host_cap, meter)
             if found is None:
                 return None
-            states += found[3]
             if not found[2] or found[0] < floor:
                 continue
         best = found
         floor = found[0] + 1
-    return best[0], best[1], best[2], states
+    return best
 
 
 def _tile_gain(profile: RuleProfile, tile: int, objective: str) -> int:
@@ -870,7 +862,7 @@ def _best(
     floor: int | None = None,
     beam_states: int = 0,
 ) -> _Found | None:
-    """(score, new table, played, states) of the best play, treating table jokers as free,
+    """(score, new table, played) of the best play, treating table jokers as free,
     except ``virtual``: table jokers kept at these faces (tiles of that face in the DP, jokers
     again in the answer); ``forced``: rack tiles that must be played. With ``beam_states``,
     one beam pass that creates about that many states at most (a good play, not proven).
@@ -908,10 +900,10 @@ def _best(
         step_cap = min(max(1, beam_states // (2 * n_steps)), (MAX_STATES - 1) // n_steps // 2)
         beam, bounds = step_cap, [NO_BOUND]  # it keeps what a step may create
     args = (tab, tgrid, rgrid, gain, wrapable, allow_group, n_jokers, bounds, meter, beam, step_cap)
-    best, states = _search(*args)
+    best = _search(*args)
     buf = _buffers()
     if best == NO_STATE and floor is not None:
-        return NO_BOUND, table, (), states  # nothing reaches the floor
+        return NO_BOUND, table, ()  # nothing reaches the floor
     if best < 0:
         return None
     chain = []
@@ -937,7 +929,7 @@ def _best(
     if np.any(extra < 0) or np.any(extra > full_rack_counts):
         return None
     played = tuple(int(c) for c in np.repeat(np.arange(ts.n_codes), extra))
-    return score, new_table, played, states
+    return score, new_table, played
 
 
 def _grids(table_counts: np.ndarray, rack_counts: np.ndarray, profile: RuleProfile):
@@ -972,14 +964,13 @@ def _search(
     meter: Meter,
     beam: int = 0,
     step_cap: int = 0,
-) -> tuple[int, int]:
-    """Run the kernel with each score floor in turn until one finds a final state:
-    (index of the best final state or NO_STATE / OVERFLOW, states created). The states are
-    charged to ``meter``; past what it allows, ``SearchBudgetSpent``."""
+) -> int:
+    """Run the kernel with each score floor in turn until one finds a final state: the
+    index of the best final state, or NO_STATE / OVERFLOW. The states created are charged
+    to ``meter``; past what it allows, ``SearchBudgetSpent``."""
     buf = _buffers()
     step_gain = (rgrid * gain[:, None]).ravel()
     rest_gain = (step_gain.sum() - np.cumsum(step_gain)).astype(np.int64)
-    states = 0
     best = NO_STATE
     for bound in bounds:
         best, buf.stamp, created = _kernel(
@@ -1017,13 +1008,12 @@ def _search(
             step_cap,
             gain[len(gain) // 2],
         )
-        states += int(created)
         meter.spend(int(created))
         if best == OVER_BUDGET:
             raise SearchBudgetSpent
         if best != NO_STATE:
             break
-    return best, states
+    return best
 
 
 NO_BOUND = -(1 << 62)

@@ -555,7 +555,7 @@ def _add_hosts(
             if previous is not None:
                 model.add({x: 1, previous: -1}, -np.inf, 0)
             previous = x
-            jokers, kept, support, counted = [], {}, {}, []
+            jokers, support, counted = [], {}, []
             joker_at, kept_at = {}, {}
             free = model.var(0, n - MIN_NUMBERED_TILES)  # freed table jokers in this copy
             model.add({free: 1, x: -1}, 0, np.inf)
@@ -576,7 +576,6 @@ def _add_hosts(
                     k = model.var(0, 1)
                     model.add({k: 1, j: -1}, -np.inf, 0)
                     slot_rows[f][k] = 1
-                    kept[k] = 1
                     kept_at[f] = k
                     busy[k] = 1
                 counted.append({j: 1})
