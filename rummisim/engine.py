@@ -9,14 +9,27 @@ numbers) and the same record every time.
 Turn flow without a discard pile: the bot plays (``Play``) or draws
 (``Draw``); with ``turn.play_after_draw`` it may then play. With the discard
 pile (seed 002) a turn is: play, or draw from the deck or take the top discard
-and optionally play; then always discard one tile. Going out means an empty
-rack after the turn (after the final discard in that variant).
+and optionally play; a turn with a play ends with a discard, and so does a turn
+that only drew under ``turn.discard: every_turn`` (classic rummy; under
+``after_play``, 002 as written, it does not, so racks grow). A player who can
+neither play nor draw (empty pool) passes, with no discard. Going out means an
+empty rack after the turn (after the final discard in that variant).
+
+Under ``turn.must_play_if_able`` (002: "if the player cannot combine ... he must
+draw") a draw or pass from a seat that has a legal play (``legal_play``: the
+exact solver) is a fault, and the engine makes the best play for it.
 
 When the pool is empty a turn without a play is a pass; the round ends when
-every player passes in a row, and the winner is chosen by
-``end.pool_empty_winner`` (ties broken by the other measure, then by turn order
-from the round's first player). A round that reaches ``end.max_turns`` ends the
-same way and is recorded as ``capped``.
+every player passes in a row (``end.when_pool_empty: play_on``, 000), or as
+soon as a turn leaves the pool empty (``end_round``, one reading of 004), and
+the winner is chosen by ``end.pool_empty_winner`` (ties broken by the other
+measure, then by turn order from the round's first player). A round that
+reaches ``end.max_turns`` ends the same way and is recorded as ``capped``.
+
+A points match ends when a seat reaches ``match.target_points``: counting the
+points won as round winner (``match.target_counts: positive``, 002's "punti
+positivi") or the net totals (``net``); the record's ``scores`` are always the
+net totals, and the winner is the seat ahead on what the match counts.
 
 A bot that raises, returns the wrong kind of action or proposes an illegal move
 never corrupts the game: the engine records a fault and the bot draws instead
@@ -28,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -42,6 +56,7 @@ from rummisim.moves import (
     validate_move,
 )
 from rummisim.profile import RuleProfile
+from rummisim.solver import Solution, solve
 
 END_OUT = "out"
 END_POOL = "pool_exhausted"
@@ -161,6 +176,21 @@ class RoundState:
 
 
 Observer = Callable[[RoundState, int], None]
+
+
+def legal_play(profile: RuleProfile, rack, table: tuple[Meld, ...], *, opened: bool) -> Solution:
+    """The best play (most tiles) the rules allow this seat now, or a solution without tiles.
+
+    The referee's question under ``turn.must_play_if_able`` ("if the player cannot combine
+    ... he must draw", 002): the exact solver, without any search budget, with the
+    profile's own rearrangement rule. Memoised, so a bot that asks first costs nothing more.
+    """
+    return _legal_play(profile, tuple(sorted(int(t) for t in rack)), tuple(table), opened)
+
+
+@lru_cache(maxsize=4096)
+def _legal_play(profile: RuleProfile, rack: tuple[int, ...], table: tuple[Meld, ...], opened: bool):
+    return solve(rack, table, profile, initial=not opened, rearrange=profile.turn.rearrange, budget=None)
 
 
 # ----- deal and seating -------------------------------------------------------------------
@@ -289,6 +319,7 @@ class _Round:
         profile, s = self.profile, self.state
         words: list[str] = []
         played: tuple[int, ...] = ()
+        drew = False
         action = self.ask(seat, "start", (Play, Draw, Pass, OutOfBudget))
         if isinstance(action, Pass):  # nobody may skip a turn while the pool has tiles
             action = Draw()
@@ -298,8 +329,10 @@ class _Round:
                 action = action.best
             else:
                 words.append(f"out of search budget, draws {profile.time_limit.timeout_draw}")
-                self.draw(seat, profile.time_limit.timeout_draw)
+                drew = self.draw(seat, profile.time_limit.timeout_draw) > 0
                 action = Pass()
+        if isinstance(action, Draw) and profile.turn.must_play_if_able:
+            action = self.forced_play(seat, action, words)
         if isinstance(action, Play):
             if self.apply_play(seat, action):
                 words.append("plays")
@@ -307,7 +340,6 @@ class _Round:
             else:
                 words.append("illegal move, draws instead")
                 action = Draw()
-        drew = False
         if action is None or isinstance(action, Draw):
             source = action.source if isinstance(action, Draw) else "deck"
             drew = self.take(seat, source, words)
@@ -319,9 +351,28 @@ class _Round:
                     played = after.played
                 else:
                     words.append("illegal move after drawing")
-        if profile.discard_pile and s.racks[seat]:
+        if profile.discard_pile and s.racks[seat] and self.discards(bool(played), drew):
             self.discard(seat, words)
         return bool(played), words, played
+
+    def discards(self, played: bool, drew: bool) -> bool:
+        """Does this turn end with a discard? A play always does (002: "fa la sua mossa e
+        scarta"); a turn that only drew does under ``turn.discard: every_turn`` (classic
+        rummy), not under ``after_play`` (002 as written); a turn that could neither play
+        nor draw (empty pool) is a pass, never a discard."""
+        return played or (drew and self.profile.turn.discard == "every_turn")
+
+    def forced_play(self, seat: int, action: Draw, words: list[str]) -> Play | Draw:
+        """``turn.must_play_if_able``: a draw from a seat that has a legal play is a fault,
+        and the engine plays the best play for it so the game goes on (002: "if the player
+        cannot combine ... he must draw", so one who can, plays)."""
+        s = self.state
+        best = legal_play(self.profile, s.racks[seat], s.table, opened=s.opened[seat])
+        if not best.is_play:
+            return action
+        self.fault(seat, "must_play", "drew although a legal play exists; the engine plays it")
+        words.append("must play")
+        return Play(best.table, best.played)
 
     def take(self, seat: int, source: str, words: list[str]) -> bool:
         s, profile = self.state, self.profile
@@ -389,7 +440,7 @@ class _Round:
                 winner, tied = seat, False
                 break
             passes = passes + 1 if (pool_was_empty and not did_play) else 0
-            if passes >= n:
+            if passes >= n or (not s.pool and profile.end.when_pool_empty == "end_round"):
                 end_reason = END_POOL
             seat = (seat + 1) % n
         if end_reason != END_OUT:
@@ -502,6 +553,7 @@ def play_game(
     rounds: list[RoundRecord] = []
     logs: list[TurnLog] = []
     totals = [0] * n
+    positive = [0] * n  # points won as a round winner (002's "punti positivi")
     match = profile.match
     capped = False
     while True:
@@ -512,18 +564,20 @@ def play_game(
         rounds.append(record)
         logs.extend(round_log)
         totals = [t + s for t, s in zip(totals, record.scores, strict=True)]
+        positive = [p + max(0, s) for p, s in zip(positive, record.scores, strict=True)]
         if match.end == "single_round":
             break
         if match.end == "rounds" and len(rounds) >= match.rounds:
             break
         if match.end == "points":
-            if max(totals) >= match.target_points:
+            if max(counted(totals, positive, profile)) >= match.target_points:
                 break
             if len(rounds) >= match.max_rounds:
                 capped = True
                 break
-    best = max(totals)
-    leaders = [s for s, t in enumerate(totals) if t == best]
+    standing = counted(totals, positive, profile)
+    best = max(standing)
+    leaders = [s for s, t in enumerate(standing) if t == best]
     return GameRecord(
         seed=seed if isinstance(seed, int) else None,
         profile=profile.name,
@@ -535,6 +589,15 @@ def play_game(
         match_capped=capped,
         log=tuple(logs),
     )
+
+
+def counted(totals: list[int], positive: list[int], profile: RuleProfile) -> list[int]:
+    """What decides a points match: under ``match.target_counts: positive`` the points won
+    as round winner (002: "quando un giocatore accumula 200 punti positivi o più"), else the
+    net totals. Other match ends rank by the net totals."""
+    if profile.match.end == "points" and profile.match.target_counts == "positive":
+        return positive
+    return totals
 
 
 def _tiebreak(leaders: list[int], rounds: list[RoundRecord]) -> int:

@@ -17,6 +17,8 @@ seat rotation and an optional grid ``sweep``::
     sweep:                        # optional: the cells are the cartesian product
       initial_meld.threshold: [30, 40]      # a profile key path
       conservative.min_play: [1, 2, 3]      # BOT.PARAM, applied to every such seat
+    compare:                      # optional: paired comparisons besides "against cell 0"
+      standard-40: standard       # cell label: the label of the cell it is compared with
 
 A bot sweep key leaves lineups without that bot alone (one cell, key empty).
 Any problem is one ``ExperimentError`` line naming the file, the key and what
@@ -84,6 +86,7 @@ class ExperimentSpec(_Strict):
     lineups: list[list[str | BotEntry]] = Field(min_length=1)
     rotate_seats: bool = True
     sweep: dict[str, list[Any]] = Field(default_factory=dict)
+    compare: dict[str, str] = Field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,7 @@ class Experiment:
     source: str = "<experiment>"
     requested_games: int = 0
     spec: dict = field(default_factory=dict, repr=False)
+    compare: tuple[tuple[int, int], ...] = ()  # (cell, the cell it is compared with)
 
     def rotations(self, cell: Cell) -> int:
         return cell.rotations if self.rotate_seats else 1
@@ -139,6 +143,7 @@ class Experiment:
             "requested_games_per_cell": self.requested_games,
             "rotate_seats": self.rotate_seats,
             "sweep_keys": list(self.sweep_keys),
+            "compare": [{"cell": cell, "baseline": baseline} for cell, baseline in self.compare],
             "cells": [
                 {
                     "cell": c.index,
@@ -266,7 +271,25 @@ def experiment_from_dict(
         source=source,
         requested_games=spec.games,
         spec=spec.model_dump(mode="json"),
+        compare=_comparisons(spec.compare, cells, source),
     )
+
+
+def _comparisons(compare: dict[str, str], cells: list[Cell], source: str) -> tuple[tuple[int, int], ...]:
+    """Resolve ``compare:`` (cell label -> baseline cell label) into pairs of cell indices."""
+    by_label = {c.label: c.index for c in cells}
+    pairs = []
+    for cell, baseline in compare.items():
+        for label in (cell, baseline):
+            if label not in by_label:
+                raise ExperimentError(
+                    f"{source}: key 'compare.{cell}': no cell is labelled {label!r}; "
+                    f"the cells are {', '.join(by_label)}"
+                )
+        if cell == baseline:
+            raise ExperimentError(f"{source}: key 'compare.{cell}': a cell cannot be compared with itself")
+        pairs.append((by_label[cell], by_label[baseline]))
+    return tuple(pairs)
 
 
 def _lcm(values: list[int]) -> int:

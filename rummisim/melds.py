@@ -10,8 +10,10 @@ Rules decided here (RULES.md "open questions"):
 - A run holds each value at most once; with ``runs.wrap: high_low`` the 1 may
   follow the top value (12-13-1) but a run never passes through it (13-1-2).
 - A group holds distinct colours, at most ``groups.max_size`` tiles.
-- Every joker stands for one definite tile, and a set needs at least two
-  numbered tiles: "R5 J J" could be a run or a group, so it is not a set.
+- Every joker stands for one definite tile, declared by the player (``J(R8)``);
+  a set holds at least one numbered tile and at most ``jokers.max_per_set``
+  jokers, so ``R7 J J`` is a set (a run or a group, as its faces say) under the
+  default of two (RULES.md "open questions").
 """
 
 from __future__ import annotations
@@ -25,7 +27,12 @@ import numpy as np
 from rummisim.profile import RuleProfile
 from rummisim.tiles import TileError, TileSet, parse_tiles, split_joker_token
 
-MIN_NUMBERED_TILES = 2
+MIN_NUMBERED_TILES = 1  # a set of jokers alone stands for nothing in particular
+
+
+def max_jokers_in_set(profile: RuleProfile, size: int) -> int:
+    """Most jokers a set of ``size`` tiles may hold under the profile."""
+    return max(0, min(profile.jokers.max_per_set, size - MIN_NUMBERED_TILES))
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +119,11 @@ def is_valid_meld_parts(tiles: tuple[int, ...], faces: tuple[int, ...], profile:
         if tile != face:
             return False
         numbered += 1
-    return numbered >= MIN_NUMBERED_TILES and face_kind(faces, profile) is not None
+    return (
+        numbered >= MIN_NUMBERED_TILES
+        and len(tiles) - numbered <= profile.jokers.max_per_set
+        and face_kind(faces, profile) is not None
+    )
 
 
 def is_valid_meld(meld: Meld, profile: RuleProfile) -> bool:
@@ -165,7 +176,7 @@ def assign_jokers(tiles, profile: RuleProfile, pinned: dict[int, int] | None = N
     pinned = pinned or {}
     shape = [pinned.get(i, t) for i, t in enumerate(tiles)]  # declared jokers act as their face
     numbered = [t for t in tiles if t != ts.joker]
-    if len(numbered) < MIN_NUMBERED_TILES:
+    if len(numbered) < MIN_NUMBERED_TILES or len(tiles) - len(numbered) > profile.jokers.max_per_set:
         return None
     fixed = [f for f in shape if f != ts.joker]
     free_slots = [i for i, f in enumerate(shape) if f == ts.joker]

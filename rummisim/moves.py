@@ -24,7 +24,10 @@ Joker rules (profile ``jokers``), under ``table_jokers: locked``: every joker th
 was on the table keeps standing for its tile (in a group that is not full, for
 its value in any missing colour when ``group_any_missing_colour``), unless a
 matching tile from the rack is played this turn, which frees it. Freeing needs
-the initial meld to be made (or ``retrieve_before_initial_meld``). A freed joker
+the initial meld to be made, or happens in the opening turn itself where the
+opening may touch the table (004: "may add them immediately after coming out
+with the initial 40"; the opening sets must still reach the threshold from rack
+tiles alone), or ``retrieve_before_initial_meld``. A freed joker
 must sit in a set holding at least two other tiles from the rack when
 ``reuse: two_rack_tiles``. With ``take_from_joker_sets: false`` a set holding a
 joker that is not freed may only grow: all its tiles stay together. Jokers from
@@ -203,9 +206,19 @@ def validate_move(
         table,
         new_table,
         played_counts,
-        allow_free=opened or profile.jokers.retrieve_before_initial_meld,
+        allow_free=opened or _may_free_in_opening(profile),
     )
     return MoveCheck(opening_value, freed)
+
+
+def _may_free_in_opening(profile: RuleProfile) -> bool:
+    """Whether the opening turn may retrieve table jokers: where the opening may touch the
+    table, right after laying the opening sets (004: "may add them immediately after coming
+    out with the initial 40"). ``retrieve_before_initial_meld`` names turns before that one,
+    and a player who has not opened makes no move but the opening, so the key only adds
+    retrieval to openings that may not touch the table, where moving a table joker is
+    refused anyway (``opening_touched_table``): today it changes no legal move."""
+    return profile.initial_meld.may_touch_table or profile.jokers.retrieve_before_initial_meld
 
 
 def _check_opening(profile, table, new_table, played_counts) -> int:

@@ -1,12 +1,14 @@
 """Set patterns for move search: every valid set shape with its joker positions.
 
 A pattern is a run window or a group (faces in normal order) plus a mask of the
-positions a joker fills. Only *non-decomposable* patterns are kept: a run that
-can be cut into two valid runs (each with enough tiles and at least two
-numbered tiles) is redundant, because any table using it can use the two
-pieces instead. Without jokers that leaves runs shorter than twice the minimum
-length and every group; jokers add a few longer runs whose jokers cluster so
-that no cut works (``R1 J J R4 R5 R6``).
+positions a joker fills: at most ``jokers.max_per_set`` jokers (and the tile set's),
+at least one numbered tile (RULES.md "open questions": ``R7 J J`` is a set). Only
+*non-decomposable* patterns are kept: a run that can be cut into two valid runs
+(each with enough tiles and a numbered tile; neither holds more jokers than the
+whole) is redundant, because any table using it can use the two pieces instead.
+Without jokers that leaves runs shorter than twice the minimum length and every
+group; jokers add longer runs only where a cut would leave a side of jokers alone
+(``J J J R4 R5 R6`` with three jokers allowed in a set).
 
 Built once per profile and cached. Pure; no I/O.
 """
@@ -19,7 +21,7 @@ from itertools import combinations
 
 import numpy as np
 
-from rummisim.melds import MIN_NUMBERED_TILES, Meld, set_catalogue
+from rummisim.melds import MIN_NUMBERED_TILES, Meld, max_jokers_in_set, set_catalogue
 from rummisim.profile import RuleProfile
 
 
@@ -57,13 +59,12 @@ def set_patterns(profile: RuleProfile) -> Patterns:
     """All non-decomposable set patterns of a profile (cached)."""
     ts = profile.tileset
     cat = set_catalogue(profile)
-    max_jokers = ts.jokers
     faces_out: list[tuple[int, ...]] = []
     masks_out: list[tuple[bool, ...]] = []
     runs_out: list[bool] = []
     for faces, kind in zip(cat.faces, cat.kinds, strict=True):
         n = len(faces)
-        for j in range(0, min(max_jokers, n - MIN_NUMBERED_TILES) + 1):
+        for j in range(0, min(ts.jokers, max_jokers_in_set(profile, n)) + 1):
             for positions in combinations(range(n), j):
                 mask = tuple(i in positions for i in range(n))
                 if kind == "run" and _decomposable(mask, profile.runs.min_length):

@@ -19,12 +19,20 @@ Keys added to the RULES.md schema (all optional):
   (seed 003); ``best_found`` lets it play the best move found so far.
 - ``match.max_rounds`` (default 100): safety cap on rounds in a points match.
 
+The keys of the rules-fidelity audit (``turn.must_play_if_able``, ``turn.discard``,
+``jokers.max_per_set``, ``end.when_pool_empty``, ``match.target_counts``) are part
+of the RULES.md schema and required like the others (``standard`` sets them, so a
+profile that ``extends:`` it inherits them). ``jokers.max_per_set`` is 1..4; above
+``tiles.jokers`` it simply never binds (a profile with ``jokers: 1`` that extends
+``standard`` need not touch it).
+
 This module only parses text it is given plus the files it is pointed at; the
 I/O is limited to reading profile files.
 """
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 from functools import cached_property
@@ -88,6 +96,8 @@ class InitialMeldSpec(_Section):
 class TurnSpec(_Section):
     draw_count: int = Field(ge=1, le=10)
     play_after_draw: bool
+    must_play_if_able: bool
+    discard: Literal["after_play", "every_turn"]
     rearrange: bool
 
 
@@ -95,6 +105,7 @@ class JokersSpec(_Section):
     table_jokers: Literal["locked", "free"]
     reuse: Literal["two_rack_tiles", "any"]
     retrieve_before_initial_meld: bool
+    max_per_set: int = Field(ge=1, le=4)
     take_from_joker_sets: bool
     penalty: int = Field(ge=0, le=100)
     group_any_missing_colour: bool = True
@@ -109,6 +120,7 @@ class TimeLimitSpec(_Section):
 class EndSpec(_Section):
     pool_empty_winner: Literal["fewest_tiles", "lowest_total"]
     pool_empty_scoring: Literal["standard", "subtract_winner"]
+    when_pool_empty: Literal["play_on", "end_round"]
     max_turns: int = Field(ge=1, le=100_000)
 
 
@@ -116,6 +128,7 @@ class MatchSpec(_Section):
     end: Literal["single_round", "rounds", "points"]
     rounds: int | None = Field(ge=1, le=1000)
     target_points: int | None = Field(ge=1, le=100_000)
+    target_counts: Literal["positive", "net"]
     max_rounds: int = Field(default=100, ge=1, le=10_000)
 
 
@@ -179,8 +192,50 @@ class RuleProfile(_Section):
 # ----- loading ----------------------------------------------------------------------
 
 
+MAX_YAML_BYTES = 1 << 20  # a profile or experiment file is a few hundred bytes
+MAX_YAML_DEPTH = 64  # nested collections
+MAX_YAML_NODES = 100_000  # nodes after aliases are expanded (an alias bomb is refused)
+MAX_INT_DIGITS = 18  # every integer key is far below 10**18; longer ones are refused
+
+
+class _YamlLimit(Exception):
+    """A bound of ``read_yaml`` was passed (a short message, no echo of the input)."""
+
+
 class _StrictLoader(yaml.SafeLoader):
-    """SafeLoader that rejects duplicate mapping keys instead of keeping the last one."""
+    """SafeLoader that rejects duplicate mapping keys instead of keeping the last one, and
+    bounds nesting depth, alias expansion and integer length."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._depth = 0
+        self._sizes: dict[int, int] = {}  # id(node) -> nodes it expands to
+        self._expanded = 0
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            node = super().compose_node(parent, index)
+            self._count(self._sizes.get(id(node), 1))
+            return node
+        self._depth += 1
+        if self._depth > MAX_YAML_DEPTH:
+            raise _YamlLimit(f"nested deeper than {MAX_YAML_DEPTH} levels")
+        node = super().compose_node(parent, index)
+        self._depth -= 1
+        children = node.value if isinstance(node.value, list) else []
+        size = 1
+        for child in children:
+            for part in child if isinstance(child, tuple) else (child,):
+                size += self._sizes.get(id(part), 1)
+        self._sizes[id(node)] = size
+        if not children:
+            self._count(1)
+        return node
+
+    def _count(self, n: int) -> None:
+        self._expanded += n
+        if self._expanded > MAX_YAML_NODES:
+            raise _YamlLimit(f"expands to more than {MAX_YAML_NODES} values (aliases repeating each other?)")
 
 
 def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False):
@@ -193,22 +248,67 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
     return loader.construct_mapping(node, deep=deep)
 
 
+def _construct_int(loader: _StrictLoader, node: yaml.ScalarNode) -> int:
+    digits = sum(ch.isdigit() for ch in str(node.value))
+    if digits > MAX_INT_DIGITS:
+        line = node.start_mark.line + 1
+        raise _YamlLimit(f"an integer of {digits} digits at line {line} (at most {MAX_INT_DIGITS})")
+    return yaml.SafeLoader.construct_yaml_int(loader, node)
+
+
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_StrictLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+
+
+def _decode(raw: bytes, path: Path, error: type[ValueError]) -> str:
+    """Text of a YAML file: UTF-8 (a byte-order mark is allowed), or UTF-16/32 with a BOM."""
+    boms = (
+        (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+        (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"),
+    )  # fmt: skip
+    codec = next((name for bom, name in boms if raw.startswith(bom)), "utf-8")
+    try:
+        text = raw.decode(codec)
+    except UnicodeDecodeError as exc:
+        raise error(
+            f"{path}: not a text file in UTF-8 (or UTF-16/32 with a byte-order mark): "
+            f"byte 0x{raw[exc.start]:02x} at offset {exc.start}"
+        ) from None
+    if "\x00" in text:
+        raise error(f"{path}: not a text file (it holds NUL bytes)")
+    return text
 
 
 def read_yaml(path: Path, error: type[ValueError] = ValueError) -> Any:
-    """Read a YAML file strictly; broken YAML or duplicate keys raise ``error`` naming the line."""
+    """Read a YAML file strictly; broken YAML, duplicate keys, a file over ``MAX_YAML_BYTES``,
+    nesting, alias expansion or integers past their bounds, and undecodable bytes raise ``error``
+    with one short line naming the file (and the line, where there is one)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_YAML_BYTES + 1)
     except OSError as exc:
         raise error(f"{path}: cannot read file ({exc.strerror})") from None
+    if len(raw) > MAX_YAML_BYTES:
+        raise error(f"{path}: file too large (more than {MAX_YAML_BYTES} bytes; a profile is a few hundred)")
+    text = _decode(raw, path, error)
     try:
         return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+    except _YamlLimit as exc:
+        raise error(f"{path}: refused: {exc}") from None
+    except RecursionError:
+        raise error(f"{path}: refused: nested too deeply") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise error(f"{path}: broken YAML{where}: {problem}") from None
+        raise error(f"{path}: broken YAML{where}: {_excerpt(problem, quote=False)}") from None
+
+
+def _excerpt(value: Any, limit: int = 60, *, quote: bool = True) -> str:
+    """``repr`` of a value (or the text itself, ``quote=False``) cut to ``limit`` characters:
+    error lines never echo a whole input."""
+    text = repr(value) if quote else str(value).replace("\n", " ")
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def builtin_profiles() -> dict[str, Path]:
@@ -285,7 +385,7 @@ def _describe(error: dict, source: str) -> str:
     if kind == "missing":
         return f"{source}: missing required key '{key}' (set it, or 'extends:' a profile that does)"
     message = error["msg"].removeprefix("Value error, ")
-    return f"{source}: key '{key}': got {error.get('input')!r}; {message}"
+    return f"{source}: key '{key}': got {_excerpt(error.get('input'))}; {message}"
 
 
 def profile_from_dict(data: dict, source: str = "<profile>") -> RuleProfile:
@@ -322,7 +422,7 @@ def _best_single_set_value(profile: RuleProfile) -> int:
     best = 0
     for faces in (run, group):
         faces = sorted(faces)
-        n_jokers = min(profile.tiles.jokers, max(0, len(faces) - 2))
+        n_jokers = min(profile.tiles.jokers, profile.jokers.max_per_set, max(0, len(faces) - 1))
         if joker != "represented":
             for i in range(n_jokers):
                 faces[i] = max(faces[i], int(joker))

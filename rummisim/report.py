@@ -84,6 +84,35 @@ def _paired_table(summary: pd.DataFrame) -> str:
     return _table(rows)
 
 
+def _comparisons_table(comparisons: pd.DataFrame, summary: pd.DataFrame) -> str:
+    """One row per ``compare:`` pair: the paired changes, and rounds per match on each side."""
+    labels = summary.set_index("cell")["cell_label"]
+    per_match = summary.set_index("cell")
+    rows = []
+    for (cell, baseline), group in comparisons.groupby(["cell", "baseline_cell"], sort=False):
+        by = group.set_index("measure")
+        row = {"cell": labels[cell], "compared with": labels[baseline]}
+        turns, first = by.loc["turns"], by.loc["first_seat_won"]
+        row["turns per round, change [95% CI]"] = _ci(turns["diff"], turns["diff_low"], turns["diff_high"])
+        row["p (turns)"] = _p(turns["p_value"])
+        row["first-player win rate, change (pp)"] = _ci(
+            first["diff"], first["diff_low"], first["diff_high"], percent=True
+        )
+        row["p (first seat)"] = _p(first["p_value"])
+        for measure, r in by.iterrows():
+            if measure.startswith("won:"):
+                bot = measure.removeprefix("won:")
+                change = _ci(r["diff"], r["diff_low"], r["diff_high"], percent=True)
+                row[f"{bot} win rate, change (pp)"] = change
+                row[f"p ({bot})"] = _p(r["p_value"])
+        row["rounds per match"] = (
+            f"{per_match.loc[baseline, 'rounds_per_match_mean']:.2f} -> "
+            f"{per_match.loc[cell, 'rounds_per_match_mean']:.2f}"
+        )
+        rows.append(row)
+    return _table(rows)
+
+
 def _bots_table(bots: pd.DataFrame) -> str:
     rows = []
     for _, r in bots.iterrows():
@@ -171,6 +200,17 @@ def write_report(out: str | Path) -> Path:
     ]
     if len(summary) > 1:
         lines += ["## Paired changes against cell 0", "", _paired_table(summary)]
+    pairs = [(c["cell"], c["baseline"]) for c in experiment.get("compare", [])]
+    if pairs:
+        comparisons = stats.compare_pairs(data["games"], data["seats"], pairs)
+        comparisons.to_csv(out / "comparisons.csv", index=False)
+        lines += [
+            "## Paired comparisons (`compare:`)",
+            "",
+            "Each cell against the cell named in the experiment's `compare:` (written to `comparisons.csv`).",
+            "",
+            _comparisons_table(comparisons, summary),
+        ]
     lines += ["## Bots", "", _bots_table(bots), "## Charts", ""]
     chart_dir = out / CHART_DIR
     for stem, title, draw in charts(data, keys, bots):

@@ -7,16 +7,20 @@ proven optimum. Every solution passes ``moves.validate_move``.
 
 Modes: turn mode rearranges the whole table; ``initial=True`` makes the initial
 meld (rack tiles only, at least the threshold; with ``may_touch_table`` the same
-move may also rearrange the table); ``rearrange=False`` only builds new sets
-from the rack and adds tiles to table sets without breaking them.
+move may also rearrange the table and free locked table jokers); ``rearrange=False``
+only builds new sets from the rack and adds tiles to table sets without breaking them.
+Sets follow ``melds``: a numbered tile and at most ``jokers.max_per_set`` jokers
+each (``R7 J J`` is a set under ``standard``).
 
 Turn mode with full rearrangement goes to the dynamic program over tile values
 (``solver_dp``, exact, compiled with numba), and so does the rack-only initial meld
 (``solve_dp_opening``: a value bound proves "no opening", else the best rack-only
 play is the answer when it meets the opening rules); positions outside its scope
 (``rearrange=False``, a few locked-joker tables: three freed jokers, several rack
-jokers beside a freed one, too many sets that could hold freed jokers, or past its
-fixed bound of states) go to the integer program (``solver_milp``, formulation
+jokers beside a freed one, too many sets that could hold freed jokers; tables where
+its decoding cannot fit every joker within ``jokers.max_per_set``; or past its
+fixed bound of states; an opening that frees a table joker and plays a rack joker, see
+``_dp_opening_sound``) go to the integer program (``solver_milp``, formulation
 ``windows``, then ``patterns`` if that answer fails ``validate_move``; should both
 fail, ``SolverError``, which a game records as the bot's fault).
 
@@ -87,6 +91,20 @@ def _is_legal(profile, table, rack, result, *, opened: bool) -> bool:
     return True
 
 
+def _dp_opening_sound(profile, table, rack, result) -> bool:
+    """Whether a DP opening that passed ``validate_move`` keeps the rule that the opening
+    sets hold rack tiles only. ``validate_move`` counts a set toward the opening when its
+    tiles are among those played, and places the freed jokers in their own check, so with a
+    rack joker played and a table joker freed the set it counts may hold the freed joker
+    (004: the jokers are retrieved after the opening sets are laid). The MILP keeps the two
+    apart; such plays go to it."""
+    joker = profile.tileset.joker
+    if joker not in result.played:
+        return True
+    check = validate_move(profile, table, rack, result.table, result.played, opened=False)
+    return check.jokers_freed == 0
+
+
 BEAM_SHARE = 4  # with a budget, the exact search may spend all but 1/BEAM_SHARE of it
 
 
@@ -136,6 +154,8 @@ def solve(
                     beam = none
                 return _solution(beam, profile, proven=False, nodes=meter.spent + beam.nodes)
         if result and result.played and not _is_legal(profile, table, rack, result, opened=opened):
+            result = None
+        if result and result.played and initial and not _dp_opening_sound(profile, table, rack, result):
             result = None
         if result is not None:
             return _solution(result, profile, proven=True, nodes=meter.spent)

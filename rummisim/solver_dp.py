@@ -4,30 +4,38 @@ The program walks the positions 1..V of a run (plus V+1, the high 1, with
 ``runs.wrap: high_low``) and, inside each position, the colours one by one. Its
 state after a step is
 
-- per colour, the multiset of runs still open, each reduced to one of four types
-  by its length capped at 3 (the minimum run length) and its numbered tiles
-  capped at 2 (every set needs two numbered tiles): ``A`` one tile; ``C`` two
-  tiles; ``D`` waiting for a numbered tile (one numbered tile so far with a
-  joker after it, or a valid run followed by a joker); ``E`` valid, may close.
+- per colour, the multiset of runs still open, each reduced to a type
+  (``solver_dp_decode.RunTypes``). A set needs one numbered tile and holds at most
+  ``jokers.max_per_set`` jokers (RULES.md "open questions": ``R7 J J`` is a set);
+  every run starts with a tile, so it has its numbered tile, and its type is its
+  length capped at 3 (the minimum run length): ``A`` one tile; ``C`` two items
+  (``R3 R4`` or ``R3 J``); ``D`` a valid run followed by a joker, waiting for a
+  tile; ``E`` valid, may close. Where the cap could bind (more jokers to place
+  than ``max_per_set``) each type also carries the jokers the run holds
+  (``C0 C1``, ``E0..EM``, ``D1..DM``) and a joker past the cap is no move.
   A colour holds at most ``copies + jokers`` open runs (each holds a tile or a
   joker at the current position), so no legal table is cut off;
 - the jokers placed so far;
 - the tiles of the current value set aside for groups, as their number ``n`` and
   the largest count of one colour ``m``: they form groups of distinct colours
   (round robin over ``k`` groups) iff some ``k`` has ``m <= k``, ``2k <= n`` and
-  balanced sizes within ``groups.max_size``; jokers fill them to ``min_size``;
+  balanced sizes within ``groups.max_size``; jokers fill them to ``min_size``
+  (at most ``max_per_set`` a group). A group of one tile and two jokers is the
+  same set of tiles as a run (``R5 J J``), which the DP builds as a run;
 - with wrap, per colour, the 1s used low (at position 1), so that position V+1
   takes only the others.
 
 Jokers. The DP places a joker only where a set needs it; every other joker (a
 "spare": the end of a valid run, a 4th group member) is added when the table is
 decoded, where some set has room, and all rack jokers are counted as played. If
-they do not fit (tiny tables), the answer is ``None``. Canonical forms keep the
-state space small without losing any optimum: a leading joker can always move to
-the end of its run, except for a two-tile run at the top (``J 12 13``), which the
-final step closes with one; a joker at a face whose tile stays on the rack could
-be swapped for that tile; a new run never starts with a bare tile while a valid
-run of that colour closes (extending that run is never worse).
+they do not fit (tiny tables, or sets full at ``max_per_set``), the answer is ``None``.
+Canonical forms keep the state space small without losing any optimum: a leading joker
+can always move to the end of its run, except at the top, where the final step closes
+a run of two items with one (``J 12 13``, ``J 12 J``) and a lone tile with two
+(``J J 13``); a joker at a face whose tile stays on the rack could be swapped for that
+tile; a new run never starts with a bare tile while a valid run of that colour that
+holds no joker closes (extending that run is never worse; with a joker in it, the
+merged run could pass the cap).
 
 At a colour step every open run is extended by a tile or a joker, or closed
 (``E`` only); tiles not used by runs start new runs or go to the groups of their
@@ -37,13 +45,15 @@ with the value as tie-break, or the reverse (a rack joker counts
 are cut in two when decoded.
 
 Locked table jokers: each choice of keeping every table joker (at a face it may
-keep; in the DP it is a tile of that face, which only relaxes the two-numbered rule) or
-freeing it (the matching rack tile must be played; the joker is free in the DP) bounds
-the optimum from above. The best bound is the answer when its play passes
-``validate_move``. Under ``reuse: two_rack_tiles`` a better bound that frees jokers is
-then settled exactly: each set that may hold a freed joker with two other rack items
-(``freed_joker_hosts``) is set aside, and the DP solves the tiles left above the best
-legal play so far (one freed joker after the other; two may share a run).
+keep; in the DP it is a tile of that face, which only relaxes the rules that a set
+holds a numbered tile and at most ``max_per_set`` jokers: the decoding puts the joker
+back in a set that keeps them, else ``None``) or freeing it (the matching rack tile
+must be played; the joker is free in the DP) bounds the optimum from above. The best
+bound is the answer when its play passes ``validate_move``. Under ``reuse:
+two_rack_tiles`` a better bound that frees jokers is then settled exactly: each set
+that may hold a freed joker with two other rack items (``freed_joker_hosts``) is set
+aside, and the DP solves the tiles left above the best legal play so far (one freed
+joker after the other; two may share a run).
 
 Bounding. Each kernel pass has a score floor: a state whose score plus the most the
 rack tiles after it can add stays below the floor is dropped, so the pass answers the
@@ -57,7 +67,10 @@ full passes are run before giving up.
 The initial meld from rack tiles (``solve_dp_opening``) reuses the kernel twice: with
 each tile's face value as its gain, it bounds the opening value of any rack-only table
 (below the threshold: no opening); otherwise the best rack-only play answers when it
-meets the opening rules (it is the best over a superset of the openings).
+meets the opening rules (it is the best over a superset of the openings). Where the
+opening may touch the table, the best turn-mode play (freeing locked jokers included,
+as ``validate_move`` allows in that opening) answers when it holds rack-only sets worth
+the threshold.
 
 The kernel is compiled with numba and cached on disk (``cache=True``, next to the
 module in ``__pycache__``), so fresh processes load it instead of compiling; states
@@ -74,9 +87,12 @@ number of states. Its play is legal but not proven best.
 
 Scope: turn mode with full rearrangement, objectives ``tiles`` and ``value``, wrap
 ``none`` and ``high_low``, ``discard_pile``, any jokers on the rack, table jokers
-``free`` or ``locked``. ``None`` for everything else (``turn.rearrange: false``,
-``take_from_joker_sets: false`` with table jokers, ``runs.min_length`` other than
-3, more than 7 open runs per colour). Pure; no I/O.
+``free`` or ``locked``, any ``max_per_set``. ``None`` for everything else
+(``turn.rearrange: false``, ``take_from_joker_sets: false`` with table jokers,
+``runs.min_length`` other than 3, more than 7 open runs per colour, state keys past 62
+bits, which per-run joker counts with wrap can reach), and where
+the decoding cannot place every joker within ``max_per_set`` (a kept table joker, or a
+spare one): the MILP answers those. Pure; no I/O.
 """
 
 from __future__ import annotations
@@ -92,14 +108,18 @@ from rummisim.melds import Meld
 from rummisim.moves import IllegalMove, joker_acceptable, validate_move
 from rummisim.profile import RuleProfile
 from rummisim.solver_dp_decode import (
-    N_TYPES,
+    G_AT,
+    STARTS_AT,
+    TYPE_A,
+    X_AT,
     Host,
+    RunTypes,
+    build_table,
     colour_moves,
-    decode,
     freed_in,
     freed_joker_hosts,
     group_jokers_needed,
-    restore_jokers,
+    run_types,
 )
 from rummisim.solver_milp import TILE_WEIGHT, MilpResult
 
@@ -120,8 +140,11 @@ NO_STATE = -1
 class _Tables:
     """Encodings of one profile, built once: colour states, their moves, group jokers."""
 
+    types: RunTypes
     max_runs: int
-    dec: np.ndarray  # (states, 4) open runs by type
+    dec: np.ndarray  # (states, types) open runs by type
+    final_jokers: np.ndarray  # (states,) leading jokers that close its runs at the end; -1: none
+    debt: np.ndarray  # (states,) items its open runs still need (the beam's ranking)
     move_start: np.ndarray  # (states, copies + 1) -> first row of the moves with u tiles for runs
     move_end: np.ndarray
     moves: np.ndarray  # rows (new state, jokers, action bits), by jokers within a block
@@ -140,35 +163,73 @@ def _bits(n: int) -> int:
     return max(1, int(n).bit_length())
 
 
-@lru_cache(maxsize=32)
-def _tables(profile: RuleProfile, copies: int) -> _Tables | None:
+def _compositions(n_types: int, total: int):
+    """Every count vector over ``n_types`` types with sum at most ``total``."""
+    if n_types == 0:
+        yield ()
+        return
+    for first in range(total + 1):
+        for rest in _compositions(n_types - 1, total - first):
+            yield (first, *rest)
+
+
+def _cap_binds(profile: RuleProfile, n_jokers: int) -> bool:
+    """Whether ``jokers.max_per_set`` could bind with ``n_jokers`` jokers in the DP's hands."""
+    return n_jokers > profile.jokers.max_per_set
+
+
+@lru_cache(maxsize=64)
+def _tables(profile: RuleProfile, copies: int, n_jokers: int) -> _Tables | None:
     """Tables for a profile with up to ``copies`` tiles per face (more than the tile set's
-    copies when kept table jokers stand in as tiles at their faces)."""
+    copies when kept table jokers stand in as tiles at their faces) and ``n_jokers`` jokers
+    to place; runs carry their joker count when ``jokers.max_per_set`` could bind."""
     ts = profile.tileset
-    max_runs = copies + ts.jokers
-    if max_runs > MAX_OPEN_RUNS:
+    cap = profile.jokers.max_per_set
+    types = run_types(cap if _cap_binds(profile, n_jokers) else None)
+    max_runs = copies + n_jokers  # each open run holds a tile or a joker at this position
+    if max_runs > MAX_OPEN_RUNS or n_jokers > 7:
         return None
     index: dict[tuple[int, ...], int] = {}
-    for counts in product(range(max_runs + 1), repeat=N_TYPES):
-        if sum(counts) <= max_runs:
+    for counts in _compositions(types.n, max_runs):
+        if sum(h * c for h, c in zip(types.held, counts, strict=True)) <= n_jokers:
             index[counts] = len(index)
     dec = np.array(list(index), dtype=np.int64)
     move_start = np.zeros((len(index), copies + 1), dtype=np.int64)
     move_end = np.zeros_like(move_start)
     rows: list[tuple[int, int, int]] = []
     for counts, s in index.items():
+        treatments = colour_moves(counts, types)
         for u in range(copies + 1):
             move_start[s, u] = len(rows)
-            for new, jokers, bits in sorted(colour_moves(counts, u), key=lambda row: row[1]):
-                if jokers <= ts.jokers and new in index:
-                    rows.append((index[new], jokers, bits))
+            block = []
+            for new, jokers, tiles, bits, merge_closed in treatments:
+                starts = u - tiles
+                if starts < 0 or jokers > n_jokers or (starts and merge_closed):
+                    continue  # extending the closing run is never worse than a new one
+                new = list(new)
+                new[TYPE_A] += starts
+                s_new = index.get(tuple(new))
+                if s_new is not None:
+                    block.append((s_new, jokers, bits | (starts << STARTS_AT)))
+            rows.extend(sorted(block, key=lambda row: row[1]))
             move_end[s, u] = len(rows)
     moves = np.array(rows, dtype=np.int64).reshape(-1, 3)
+    final_jokers = np.array(
+        [
+            -1 if any(c and types.top_jokers[k] < 0 for k, c in enumerate(counts))
+            else sum(c * types.top_jokers[k] for k, c in enumerate(counts))
+            for counts in index
+        ],
+        dtype=np.int64,
+    )  # fmt: skip
+    debt = np.array(
+        [sum(c * types.debt[k] for k, c in enumerate(counts)) for counts in index], dtype=np.int64
+    )
     n_max = ts.colours * copies
     group_jokers = np.array(
         [
             [
-                group_jokers_needed(n, m, profile.groups.min_size, profile.groups.max_size)
+                group_jokers_needed(n, m, profile.groups.min_size, profile.groups.max_size, cap)
                 for m in range(copies + 1)
             ]
             for n in range(n_max + 1)
@@ -182,13 +243,16 @@ def _tables(profile: RuleProfile, copies: int) -> _Tables | None:
     m_at = n_at + n_bits
     low_at = m_at + m_bits
     key_bits = low_at + (ts.colours * low_bits if profile.wrap else 0)
-    if key_bits > MAX_KEY_BITS or ts.jokers > 7:
+    if key_bits > MAX_KEY_BITS:
         return None
-    for arr in (dec, move_start, move_end, moves, group_jokers):
+    for arr in (dec, final_jokers, debt, move_start, move_end, moves, group_jokers):
         arr.setflags(write=False)
     return _Tables(
+        types,
         max_runs,
         dec,
+        final_jokers,
+        debt,
         move_start,
         move_end,
         moves,
@@ -268,7 +332,8 @@ def _kernel(
     hidx,
     hstamp,
     stamp,
-    dec,
+    final_jokers,  # (states,) leading jokers that close a colour state's runs at the end
+    debt,  # (states,) items a colour state's open runs still need
     rest_gain,  # (P * C,) most score the rack tiles after each colour step can still add
     bound,  # states whose score plus ``rest_gain`` stays below this are dropped
     limit,  # states this pass may create (the search budget left): past it, OVER_BUDGET
@@ -351,7 +416,7 @@ def _kernel(
                             if jokers > rem or (jokers > 0 and spare_tile):
                                 break
                             nk = cleared | (moves[row, 0] << shift) | ((used + jokers) << jokers_at) | grp
-                            action = moves[row, 2] | (x << 32) | (g << 36)
+                            action = moves[row, 2] | (x << X_AT) | (g << G_AT)
                             count = _insert(
                                 nk,
                                 sc_x,
@@ -373,7 +438,9 @@ def _kernel(
                             if created + count - hi > limit:
                                 return OVER_BUDGET, stamp, limit  # the last state is dropped
             created += count - hi
-            lo, hi = _next_step(hi, count, beam, debt_unit, keys, scores, parents, actions, dec, n_col, width)
+            lo, hi = _next_step(
+                hi, count, beam, debt_unit, keys, scores, parents, actions, debt, n_col, width
+            )
             if hi == lo:
                 return NO_STATE, stamp, created
         # the groups of this value: the numbered tiles set aside plus the jokers they need
@@ -395,24 +462,24 @@ def _kernel(
             if created + count - hi > limit:
                 return OVER_BUDGET, stamp, limit
         created += count - hi
-        lo, hi = _next_step(hi, count, beam, debt_unit, keys, scores, parents, actions, dec, n_col, width)
+        lo, hi = _next_step(hi, count, beam, debt_unit, keys, scores, parents, actions, debt, n_col, width)
         if hi == lo:
             return NO_STATE, stamp, created
-    # at the top a run of two tiles closes with a leading joker (J 12 13); a leading joker
-    # anywhere else could move to the end of its run, or is not needed at all
+    # at the top a run short of a set closes with leading jokers (J 12 13, J J 13); a leading
+    # joker anywhere else could move to the end of its run, or is not needed at all
     best = NO_STATE
     best_score = 0
     for i in range(lo, hi):
         key = keys[i]
         ok = True
-        pairs = 0
+        lead = 0
         for c in range(n_col):
             s = (key >> (c * width)) & wmask
-            pairs += dec[s, 1]
-            if dec[s, 0] + dec[s, 2] > 0:
+            if final_jokers[s] < 0:
                 ok = False
                 break
-        if ok and ((key >> jokers_at) & jmask) + pairs > n_jokers:
+            lead += final_jokers[s]
+        if ok and ((key >> jokers_at) & jmask) + lead > n_jokers:
             ok = False
         if ok and (best == NO_STATE or scores[i] > best_score):
             best = i
@@ -421,11 +488,11 @@ def _kernel(
 
 
 @numba.njit(cache=True, nogil=True)
-def _next_step(hi, count, beam, debt_unit, keys, scores, parents, actions, dec, n_col, width):
+def _next_step(hi, count, beam, debt_unit, keys, scores, parents, actions, debt, n_col, width):
     """The (lo, hi) range of the states just made, ``[hi, count)``; in a beam pass its
     ``beam`` best, copied behind it best first. A state ranks by its score less
-    ``debt_unit`` per tile its open runs still need to be valid (two for a run of one
-    tile, one for two tiles or a trailing joker): a run begun is not yet a set, and ranking
+    ``debt_unit`` per item its open runs still need (``debt``: two for a run of one
+    tile, one for two items or a trailing joker): a run begun is not yet a set, and ranking
     by score alone fills the beam with states that die at the next value."""
     n = count - hi
     if beam == 0 or n == 0:
@@ -435,11 +502,10 @@ def _next_step(hi, count, beam, debt_unit, keys, scores, parents, actions, dec, 
     rank = np.empty(n, dtype=np.int64)
     for i in range(n):
         key = keys[hi + i]
-        debt = 0
+        owed = 0
         for c in range(n_col):
-            s = (key >> (c * width)) & wmask
-            debt += 2 * dec[s, 0] + dec[s, 1] + dec[s, 2]
-        rank[i] = debt * debt_unit - scores[hi + i]
+            owed += debt[(key >> (c * width)) & wmask]
+        rank[i] = owed * debt_unit - scores[hi + i]
     order = np.argsort(rank, kind="mergesort")
     for k in range(kept):
         src = hi + order[k]
@@ -504,12 +570,18 @@ def _gain(profile: RuleProfile, value: int, objective: str) -> int:
     return TILE_WEIGHT + value if objective == "tiles" else TILE_WEIGHT * value + 1
 
 
+def _scope_jokers(profile: RuleProfile) -> int:
+    """Jokers for the scope checks: the most a position holds without per-run joker counts
+    (positions with more build their own tables, or go to the MILP when those are too big)."""
+    return min(profile.tileset.jokers, profile.jokers.max_per_set)
+
+
 def supported(profile: RuleProfile, table: tuple[Meld, ...]) -> bool:
     """Whether ``solve_dp`` handles turn-mode positions of this profile and table at all."""
     if (
         not profile.turn.rearrange
         or profile.runs.min_length != 3
-        or _tables(profile, profile.tileset.copies) is None
+        or _tables(profile, profile.tileset.copies, _scope_jokers(profile)) is None
     ):
         return False
     has_jokers = any(t == profile.tileset.joker for m in table for t in m.tiles)
@@ -578,7 +650,7 @@ def solve_dp_opening(
     if (
         objective not in ("tiles", "value")
         or profile.runs.min_length != 3
-        or _tables(profile, profile.tileset.copies) is None
+        or _tables(profile, profile.tileset.copies, _scope_jokers(profile)) is None
     ):
         return None
     rack = tuple(sorted(int(t) for t in rack))
@@ -646,7 +718,7 @@ def _opening_value_bound(rack: tuple[int, ...], profile: RuleProfile, meter: Met
     n_rj = int(rack_counts[ts.joker])
     if n_rj > ts.jokers:
         return None
-    tab = _tables(profile, max(ts.copies, int(np.max(rack_counts[: ts.joker]))))
+    tab = _tables(profile, max(ts.copies, int(np.max(rack_counts[: ts.joker]))), n_rj)
     if tab is None:
         return None
     tgrid, rgrid, wrapable, allow_group = _grids(np.zeros_like(rack_counts), rack_counts, profile)
@@ -882,13 +954,13 @@ def _best(
     if n_tj + n_rj > ts.jokers or np.any(table_counts < 0) or np.any(rack_counts < 0):
         return None
     copies = max(ts.copies, int(np.max(table_counts[:joker] + rack_counts[:joker])))
-    tab = _tables(profile, copies)
+    n_jokers = n_tj + n_rj
+    tab = _tables(profile, copies, n_jokers)
     if tab is None:
         return None
     tgrid, rgrid, wrapable, allow_group = _grids(table_counts, rack_counts, profile)
     n_pos = tgrid.shape[0]
     gain = np.array([_gain(profile, p % V + 1, objective) for p in range(n_pos)], dtype=np.int64)
-    n_jokers = n_tj + n_rj
     n_steps = n_pos * (C + 1)
     bounds = _bounds(rack_counts[:joker], profile, objective) if prune else [NO_BOUND]
     if floor is not None:
@@ -915,13 +987,9 @@ def _best(
     if len(chain) != n_steps:
         return None
     score = int(buf.scores[best]) + offset + n_rj * _gain(profile, profile.jokers.penalty, objective)
-    new_table = decode(chain, profile, n_pos, n_jokers)
+    new_table = build_table(chain, profile, tab.types, n_pos, n_jokers, virtual, tuple(h[0] for h in hosts))
     if new_table is None:
         return None
-    if hosts:
-        new_table = tuple(sorted(new_table + tuple(h[0] for h in hosts), key=lambda m: (m.faces, m.tiles)))
-    if virtual:
-        new_table = restore_jokers(new_table, virtual, ts)
     new_counts = np.bincount(
         np.asarray([t for m in new_table for t in m.tiles], dtype=np.int64), minlength=ts.n_codes
     )
@@ -1000,7 +1068,8 @@ def _search(
             buf.hidx,
             buf.hstamp,
             buf.stamp,
-            tab.dec,
+            tab.final_jokers,
+            tab.debt,
             rest_gain,
             bound,
             meter.limit(),

@@ -1,9 +1,11 @@
 """The dynamic program's moves and turning its chosen steps back into sets (see ``solver_dp``),
 and the sets that may hold a freed table joker.
 
-Each colour step's action word says how the open runs of that colour were treated (bits
-0-14: runs of each type extended by a tile, E runs extended by a joker; 15-17: runs
-started; 32-35: tiles used; 36-39: tiles set aside for groups); each group step's action
+The run types of the DP (``RunTypes``) are four without a per-run joker count, or more
+where ``jokers.max_per_set`` could bind and each run carries the jokers it holds. Each
+colour step's action word says how the open runs of that colour were treated (for each
+type the runs extended by a tile and by a joker; the runs started; the tiles used and the
+tiles set aside for groups: ``STARTS_AT``, ``X_AT``, ``G_AT``); each group step's action
 is the number of jokers its groups take. Pure; no I/O.
 """
 
@@ -11,20 +13,100 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, product
 
-from rummisim.melds import Meld, make_meld
+from rummisim.melds import MIN_NUMBERED_TILES, Meld, make_meld
 from rummisim.profile import RuleProfile
 
-N_TYPES = 4  # run types A, C, D, E (see ``solver_dp``)
-TYPE_A, TYPE_C, TYPE_D, TYPE_E = range(N_TYPES)
-AFTER_TILE = (TYPE_C, TYPE_E, TYPE_E, TYPE_E)
-AFTER_JOKER = (TYPE_D, TYPE_E, TYPE_D, TYPE_D)
+# The action word of a colour step: for each run type ``k`` the runs extended by a tile (bits
+# 3k..3k+2) and by a joker (bits 3(N + k)..), the runs started (STARTS_AT), the tiles used
+# (X_AT) and the tiles set aside for groups (G_AT). A group step's action is its jokers.
+MAX_TYPES = 16
+STARTS_AT = 3 * MAX_TYPES
+X_AT = STARTS_AT + 4
+G_AT = X_AT + 4
+TYPE_A = 0  # a run of one tile; every run starts so
+# the DP's groups hold two numbered tiles: a group of one tile and jokers (``R5 J J``) is the
+# same set of tiles as a run (``R5 J J``, or ``J J R13`` at the top), which the DP builds
+GROUP_NUMBERED = 2
+
+
+@dataclass(frozen=True)
+class RunTypes:
+    """The types an open run of the DP is reduced to, and their moves.
+
+    Every run starts with a numbered tile (a leading joker moves to the end, see
+    ``solver_dp``), so it always holds the one numbered tile a set needs; what is left to
+    know is its length capped at 3 and, where ``jokers.max_per_set`` could bind, the
+    jokers it holds. Untracked (``cap`` None): ``A`` one tile; ``C`` two items; ``D`` a
+    valid run followed by a joker, waiting for a tile (a trailing joker is a spare, placed
+    when decoding); ``E`` valid, may close. Tracked (cap ``M``): ``A``, ``C0``/``C1``,
+    ``E0``..``EM`` and ``D1``..``DM``, the digit being the jokers held; a joker past the
+    cap is no move."""
+
+    names: tuple[str, ...]
+    held: tuple[int, ...]  # jokers a run of this type holds (tracked), else 0
+    after_tile: tuple[int, ...]
+    after_joker: tuple[int, ...]  # -1: a joker here would pass the cap
+    closes: tuple[bool, ...]  # may close (a valid run, no trailing spare joker)
+    merges: tuple[bool, ...]  # closing it while a run of its colour starts is never better
+    top_jokers: tuple[int, ...]  # leading jokers that close it at the last position; -1: none
+    debt: tuple[int, ...]  # items it still needs to be a set (the beam's ranking)
+
+    @property
+    def n(self) -> int:
+        return len(self.names)
+
+
+@lru_cache(maxsize=8)
+def run_types(cap: int | None) -> RunTypes:
+    """The run types with per-run joker counts up to ``cap`` (None: not tracked)."""
+    if cap is None:
+        # A, C, D, E: A+joker is C ("R3 J" needs one more item, a tile or a joker)
+        return RunTypes(
+            names=("A", "C", "D", "E"),
+            held=(0, 0, 0, 0),
+            after_tile=(1, 3, 3, 3),
+            after_joker=(1, 3, 2, 2),
+            closes=(False, False, False, True),
+            merges=(False, False, False, True),
+            top_jokers=(2, 1, -1, 0),
+            debt=(2, 1, 1, 0),
+        )
+    names = ["A", "C0", "C1"] + [f"E{j}" for j in range(cap + 1)] + [f"D{j}" for j in range(1, cap + 1)]
+    index = {name: i for i, name in enumerate(names)}
+    held, after_tile, after_joker, closes, merges, top, debt = [], [], [], [], [], [], []
+    for name in names:
+        kind, j = name[0], int(name[1:] or 0)
+        more = j + 1 <= cap  # may it take one more joker?
+        held.append(j)
+        closes.append(kind == "E")
+        merges.append(kind == "E" and j == 0)
+        if kind == "A":
+            after_tile.append(index["C0"])
+            after_joker.append(index["C1"])
+            top.append(2 if cap >= 2 else -1)
+            debt.append(2)
+        elif kind == "C":
+            after_tile.append(index[f"E{j}"])
+            after_joker.append(index[f"E{j + 1}"] if more else -1)
+            top.append(1 if more else -1)
+            debt.append(1)
+        else:  # E or D
+            after_tile.append(index[f"E{j}"])
+            after_joker.append(index[f"D{j + 1}"] if more else -1)
+            top.append(0 if kind == "E" else -1)
+            debt.append(0 if kind == "E" else 1)
+    return RunTypes(
+        tuple(names), tuple(held), tuple(after_tile), tuple(after_joker), tuple(closes),
+        tuple(merges), tuple(top), tuple(debt),
+    )  # fmt: skip
 
 
 @dataclass
 class _Run:
     kind: int
+    start: int  # position (1-based; V + 1 is the high 1) of its first tile
     tiles: list[int]
     faces: list[int]
 
@@ -32,17 +114,18 @@ class _Run:
 # ----- the DP's moves (their action words are decoded below) ---------------------------------
 
 
-def group_jokers_needed(n: int, m: int, min_size: int, max_size: int) -> int:
+def group_jokers_needed(n: int, m: int, min_size: int, max_size: int, cap: int) -> int:
     """Fewest jokers that let ``n`` tiles of one value (at most ``m`` of a colour) form groups
-    of distinct colours with two numbered tiles each; -1 if no grouping exists. Round robin
-    over ``k`` groups gives balanced sizes, which need the fewest jokers."""
+    of distinct colours, each with ``GROUP_NUMBERED`` numbered tiles and at most ``cap``
+    jokers; -1 if no grouping exists. Round robin over ``k`` groups gives balanced sizes,
+    which need the fewest jokers, and the fewest in any one group."""
     if n == 0:
         return 0
     best = -1
-    for k in range(max(m, 1), n // 2 + 1):
+    for k in range(max(m, 1), n // GROUP_NUMBERED + 1):
         small, extra = divmod(n, k)
         sizes = [small + 1] * extra + [small] * (k - extra)
-        if max(sizes) > max_size:
+        if max(sizes) > max_size or min_size - min(sizes) > cap:
             continue
         need = sum(max(0, min_size - s) for s in sizes)
         if best < 0 or need < best:
@@ -50,48 +133,117 @@ def group_jokers_needed(n: int, m: int, min_size: int, max_size: int) -> int:
     return best
 
 
-def colour_moves(counts: tuple[int, ...], u: int) -> list[tuple[tuple[int, ...], int, int]]:
-    """Every treatment of one colour's open runs (``counts`` by type) with ``u`` tiles for runs:
-    (new counts, jokers used, action bits). Jokers go only where a set needs them."""
-    na, nc, nd, ne = counts
+def colour_moves(counts: tuple[int, ...], types: RunTypes) -> list[tuple[tuple[int, ...], int, int, int]]:
+    """Every treatment of one colour's open runs (``counts`` by type): (new counts, jokers
+    used, tiles used by the runs, action bits). Each run is extended by a tile or a joker,
+    or closed (a type that ``closes``); the tiles left start new runs (added by the caller,
+    which knows how many tiles there are). Jokers go only where a set needs them."""
+    n_types = types.n
+    per_type = []
+    for k, n in enumerate(counts):
+        options = []  # (by tile, by joker, closed)
+        for t in range(n + 1):
+            rest = n - t
+            if types.closes[k]:
+                for b in range(rest + 1):
+                    if b and types.after_joker[k] < 0:
+                        break
+                    options.append((t, b, rest - b))
+            elif not rest or types.after_joker[k] >= 0:
+                options.append((t, rest, 0))
+        per_type.append(options)
     out = []
-    for aa in range(na + 1):
-        for ac in range(nc + 1):
-            for ad in range(nd + 1):
-                for ae in range(ne + 1):
-                    starts = u - (aa + ac + ad + ae)
-                    if starts < 0:
-                        continue
-                    for be in range(ne - ae + 1):
-                        if starts > 0 and ne - ae - be > 0:
-                            continue  # extending the closing run is never worse than a new one
-                        # new runs start with a tile: a leading joker is needed only at the top
-                        new = (starts, aa, (na - aa) + (nd - ad) + be, nc + ad + ae)
-                        jokers = (na - aa) + (nc - ac) + (nd - ad) + be
-                        bits = aa | (ac << 3) | (ad << 6) | (ae << 9) | (be << 12) | (starts << 15)
-                        out.append((new, jokers, bits))
+    for combo in product(*per_type):
+        new = [0] * n_types
+        jokers = tiles = 0
+        bits = 0
+        merge_closed = False
+        for k, (t, b, closed) in enumerate(combo):
+            if t:
+                new[types.after_tile[k]] += t
+            if b:
+                new[types.after_joker[k]] += b
+            jokers += b
+            tiles += t
+            bits |= (t << (3 * k)) | (b << (3 * (n_types + k)))
+            merge_closed |= closed > 0 and types.merges[k]
+        out.append((tuple(new), jokers, tiles, bits, merge_closed))
     return out
 
 
-def restore_jokers(new_table: tuple[Meld, ...], virtual: tuple[int, ...], ts) -> tuple[Meld, ...]:
-    """Turn one tile of each kept joker's face back into that joker (in the set with the
-    most numbered tiles, so that it keeps two)."""
-    melds = list(new_table)
+def restore_jokers(sets, virtual: tuple[int, ...], profile: RuleProfile) -> bool:
+    """Turn one tile of each kept joker's face back into that joker, in a set that then
+    still holds a numbered tile and at most ``jokers.max_per_set`` jokers (the one with the
+    most numbered tiles); False if none can take it. ``sets``: lists (tiles, faces)."""
+    joker = profile.tileset.joker
+    cap = profile.jokers.max_per_set
     for face in virtual:
-        holders = [i for i, m in enumerate(melds) if face in m.tiles]
-        if not holders:
-            continue
-        i = max(holders, key=lambda i: sum(t != ts.joker for t in melds[i].tiles))
-        tiles = list(melds[i].tiles)
-        tiles[tiles.index(face)] = ts.joker
-        melds[i] = Meld(tuple(tiles), melds[i].faces)
-    return tuple(melds)
+        best, best_key = None, None
+        for i, (tiles, _) in enumerate(sets):
+            if face not in tiles:
+                continue
+            numbered = sum(t != joker for t in tiles)
+            jokers = len(tiles) - numbered
+            if numbered - 1 < MIN_NUMBERED_TILES or jokers + 1 > cap:
+                continue
+            key = (numbered, -jokers)
+            if best_key is None or key > best_key:
+                best, best_key = i, key
+        if best is None:
+            return False
+        tiles = sets[best][0]
+        tiles[tiles.index(face)] = joker
+    return True
 
 
-def decode(chain: list[int], profile: RuleProfile, n_pos: int, n_jokers: int) -> tuple[Meld, ...] | None:
-    """Replay the chosen steps into concrete sets, then add the jokers no set needed."""
+def build_table(
+    chain: list[int],
+    profile: RuleProfile,
+    types: RunTypes,
+    n_pos: int,
+    n_jokers: int,
+    virtual: tuple[int, ...] = (),
+    hosts: tuple[Meld, ...] = (),
+) -> tuple[Meld, ...] | None:
+    """The new table of the chosen steps: the DP's sets and the ``hosts`` sets, the kept
+    jokers (``virtual``) back as jokers, then the jokers no set needed added where a set has
+    room (``jokers.max_per_set``). None when they do not fit; the empty table when the steps
+    make no set (the table was empty: no play)."""
+    decoded = decode(chain, profile, types, n_pos)
+    if decoded is None:
+        return None
+    runs, groups = decoded
+    if not (runs or groups or hosts):
+        # no set at all: a play with a set would score more, whatever jokers it leaves out,
+        # so there is none (the jokers counted as placed have nowhere to go)
+        return ()
+    joker = profile.tileset.joker
+    spare = n_jokers - sum(t == joker for tiles, _ in runs + groups for t in tiles)
+    if spare < 0:
+        return None
+    host_sets = [(list(h.tiles), list(h.faces)) for h in hosts]
+    if virtual and not restore_jokers(runs + groups + host_sets, virtual, profile):
+        return None
+    if not _add_spare_jokers(runs, groups, spare, profile):
+        return None
+    melds: list[Meld] = []
+    for tiles, faces in runs + groups + host_sets:
+        pieces = _split_long(tiles, faces, profile)
+        if pieces is None:
+            return None
+        for tiles_part, faces_part in pieces:
+            meld = _meld(tuple(tiles_part), tuple(faces_part), profile)
+            if meld is None:
+                return None
+            melds.append(meld)
+    return tuple(sorted(melds, key=lambda m: (m.faces, m.tiles)))
+
+
+def decode(chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int):
+    """Replay the chosen steps into runs and groups (lists of tiles and faces), or None."""
     ts = profile.tileset
     V, C, joker = ts.values, ts.colours, ts.joker
+    n_types = types.n
     open_runs: list[list[_Run]] = [[] for _ in range(C)]
     runs: list[tuple[list[int], list[int]]] = []
     groups: list[tuple[list[int], list[int]]] = []
@@ -102,33 +254,35 @@ def decode(chain: list[int], profile: RuleProfile, n_pos: int, n_jokers: int) ->
         for c in range(C):
             action = chain[k]
             k += 1
-            starts, in_groups = (action >> 15) & 7, (action >> 36) & 15
+            starts, in_groups = (action >> STARTS_AT) & 7, (action >> G_AT) & 15
             if not (open_runs[c] or starts or in_groups):
                 continue  # no run of this colour open, none starts, no tile to the groups
             face = ts.code(c, value)
-            ext_tile = [(action >> (3 * t)) & 7 for t in range(N_TYPES)]
-            joker_e = (action >> 12) & 7
             group_tiles.extend([face] * in_groups)
-            by_kind: list[list[_Run]] = [[] for _ in range(N_TYPES)]
+            by_kind: list[list[_Run]] = [[] for _ in range(n_types)]
             for run in open_runs[c]:
                 by_kind[run.kind].append(run)
             still: list[_Run] = []
-            for kind in range(N_TYPES):
+            for kind in range(n_types):
                 members = by_kind[kind]
-                n_tile = ext_tile[kind]
-                n_joker = len(members) - n_tile if kind != TYPE_E else joker_e
+                n_tile = (action >> (3 * kind)) & 7
+                n_joker = (action >> (3 * (n_types + kind))) & 7
                 if n_tile + n_joker > len(members):
+                    return None
+                if not types.closes[kind] and n_tile + n_joker != len(members):
                     return None
                 for idx, run in enumerate(members):
                     if idx < n_tile + n_joker:
                         as_tile = idx < n_tile
                         run.tiles.append(face if as_tile else joker)
                         run.faces.append(face)
-                        run.kind = (AFTER_TILE if as_tile else AFTER_JOKER)[kind]
+                        run.kind = (types.after_tile if as_tile else types.after_joker)[kind]
+                        if run.kind < 0:
+                            return None
                         still.append(run)
                     else:
                         runs.append((run.tiles, run.faces))
-            still.extend(_Run(TYPE_A, [face], [face]) for _ in range(starts))
+            still.extend(_Run(TYPE_A, p + 1, [face], [face]) for _ in range(starts))
             open_runs[c] = still
         group_jokers = chain[k]
         k += 1
@@ -137,28 +291,20 @@ def decode(chain: list[int], profile: RuleProfile, n_pos: int, n_jokers: int) ->
             if made is None:
                 return None
             groups.extend(made)
+    # at the last position a run short of a set closes with leading jokers (J 12 13, J J 13)
     for c in range(C):
         for run in open_runs[c]:
-            if run.kind == TYPE_C:
+            lead = types.top_jokers[run.kind]
+            if lead < 0:
+                return None
+            for i in range(1, lead + 1):
+                position = run.start - i
+                if position < 1:
+                    return None
                 run.tiles.insert(0, joker)
-                run.faces.insert(0, ts.code(c, ts.value_of(run.faces[0]) - 1))
-            elif run.kind != TYPE_E:
-                return None
+                run.faces.insert(0, ts.code(c, (position - 1) % V + 1))
             runs.append((run.tiles, run.faces))
-    spare = n_jokers - sum(t == joker for tiles, _ in runs + groups for t in tiles)
-    if spare < 0 or not _add_spare_jokers(runs, groups, spare, profile):
-        return None
-    melds: list[Meld] = []
-    for tiles, faces in runs + groups:
-        pieces = _split_long(tiles, faces, profile)
-        if pieces is None:
-            return None
-        for tiles_part, faces_part in pieces:
-            meld = _meld(tuple(tiles_part), tuple(faces_part), profile)
-            if meld is None:
-                return None
-            melds.append(meld)
-    return tuple(sorted(melds, key=lambda m: (m.faces, m.tiles)))
+    return runs, groups
 
 
 @lru_cache(maxsize=65536)
@@ -171,16 +317,18 @@ def _meld(tiles: tuple[int, ...], faces: tuple[int, ...], profile: RuleProfile) 
 
 
 def _add_spare_jokers(runs, groups, spare: int, profile: RuleProfile) -> bool:
-    """Put ``spare`` jokers into sets with room (the end of a run, a missing colour of a group)."""
+    """Put ``spare`` jokers into sets with room (the end of a run, a missing colour of a
+    group), each set keeping at most ``jokers.max_per_set`` jokers."""
     ts = profile.tileset
     V = ts.values
+    cap = profile.jokers.max_per_set
     for tiles, faces in groups:
         present = {ts.colour_of(f) for f in faces}
         value = ts.value_of(faces[0])
         for c in range(ts.colours):
             if spare == 0:
                 return True
-            if c not in present and len(tiles) < profile.groups.max_size:
+            if c not in present and len(tiles) < profile.groups.max_size and tiles.count(ts.joker) < cap:
                 tiles.append(ts.joker)
                 faces.append(ts.code(c, value))
                 present.add(c)
@@ -189,7 +337,7 @@ def _add_spare_jokers(runs, groups, spare: int, profile: RuleProfile) -> bool:
         colour = ts.colour_of(faces[0])
         # positions of the run in order (a high 1 is V + 1)
         first = ts.value_of(faces[0])
-        while spare and len(tiles) < V:
+        while spare and len(tiles) < V and tiles.count(ts.joker) < cap:
             last = first + len(tiles) - 1
             top = V + 1 if profile.wrap and first > 1 else V
             if last < top:
@@ -206,22 +354,24 @@ def _add_spare_jokers(runs, groups, spare: int, profile: RuleProfile) -> bool:
 
 
 def _groups(tiles: list[int], jokers: int, profile: RuleProfile) -> list[tuple[list[int], list[int]]] | None:
-    """Groups of distinct colours from same-value tiles plus the jokers they need
-    (round robin over ``k`` groups, the ``k`` that needs exactly ``jokers``)."""
+    """Groups of distinct colours from same-value tiles plus the jokers they need (round
+    robin over ``k`` groups of ``GROUP_NUMBERED`` or more tiles, the ``k`` that needs
+    exactly ``jokers``, at most ``jokers.max_per_set`` in a group)."""
     if not tiles:
         return [] if jokers == 0 else None
     ts = profile.tileset
     lo, hi = profile.groups.min_size, profile.groups.max_size
+    cap = profile.jokers.max_per_set
     tiles = sorted(tiles)
     value = ts.value_of(tiles[0])
-    for k in range(1, len(tiles) // 2 + 1):
+    for k in range(1, len(tiles) // GROUP_NUMBERED + 1):
         members: list[list[int]] = [[] for _ in range(k)]
         for idx, t in enumerate(tiles):
             members[idx % k].append(t)
         if any(len(set(m)) != len(m) or len(m) > hi for m in members):
             continue
         need = [max(0, lo - len(m)) for m in members]
-        if sum(need) != jokers:
+        if sum(need) != jokers or max(need) > cap:
             continue
         out = []
         for m, j in zip(members, need, strict=True):
@@ -246,8 +396,8 @@ def _split_long(
         if (
             len(left) <= ts.values
             and len(right) <= ts.values
-            and sum(t != ts.joker for t in left) >= 2
-            and sum(t != ts.joker for t in right) >= 2
+            and sum(t != ts.joker for t in left) >= MIN_NUMBERED_TILES
+            and sum(t != ts.joker for t in right) >= MIN_NUMBERED_TILES
         ):
             return [(left, faces[:cut]), (right, faces[cut:])]
     return None
@@ -270,10 +420,11 @@ def freed_joker_hosts(
     Complete up to dominance: a tile whose code is both on the table and on the rack comes
     from the table unless it is one of the counted rack tiles (the rack copy can then take
     its place anywhere else). A run reaching 3 or more positions past the span of the freed
-    jokers and two counted items (counting tiles that only the rack has first) splits into
-    a valid run (no joker, or the rack's only) and a smaller host, except when the rack
-    joker is one of the two and the smaller host would keep one numbered tile: then one
-    more position stays (reach 3)."""
+    jokers, the rack joker and the counted rack tiles (tiles that only the rack has count
+    first) splits into a plain run of table tiles and a smaller host that keeps all of
+    them: at least 3 tiles, a numbered one among them (the counted rack items are two, at
+    most one a joker), no more jokers than before; so hosts reach at most 2 positions past
+    that span."""
     joker = profile.tileset.joker
     if rack_counts[joker] > 1:
         return None
@@ -342,7 +493,7 @@ def _enumerate_hosts(table_counts, rack_counts, profile: RuleProfile, freed: int
                         lo_min -= 1
                     while hi_max < n_pos and have[hi_max + 1]:
                         hi_max += 1
-                    reach = 3 if rj else 2
+                    reach = 2
                     for lo in range(max(lo_min, a - V), a + 1):
                         for hi in range(max(b, lo + 2), min(hi_max, lo + V - 1) + 1):
                             if lo == 1 and hi == V + 1:
@@ -362,7 +513,7 @@ def _enumerate_hosts(table_counts, rack_counts, profile: RuleProfile, freed: int
         avail = [c for c in range(C) if table_counts[ts.code(c, v)] + rack_counts[ts.code(c, v)] > 0]
         for rj in jokers_options:
             n_j = freed + rj
-            for size in range(max(2, lo_size - n_j), min(hi_size - n_j, C - n_j) + 1):
+            for size in range(max(MIN_NUMBERED_TILES, lo_size - n_j), min(hi_size - n_j, C - n_j) + 1):
                 for cols in combinations(avail, size):
                     codes = [ts.code(c, v) for c in cols]
                     missing = [ts.code(c, v) for c in range(C) if c not in cols][:n_j]

@@ -5,6 +5,10 @@ pattern go on the new table so that every table tile is used and as many rack
 tiles as possible are placed. On top of that it encodes every rule the engine
 checks (``moves.validate_move``):
 
+- every set holds a numbered tile and at most ``jokers.max_per_set`` jokers
+  (``R7 J J`` is a set, RULES.md "open questions"): per window copy, per
+  pattern, per host copy and per superset of a frozen set;
+
 - locked table jokers either keep their face (``keep``) or are freed by a
   matching rack tile (``free``); with ``reuse: two_rack_tiles`` each set that
   holds a freed joker (a *host*) gets two rack tiles other than the freeing
@@ -17,7 +21,8 @@ checks (``moves.validate_move``):
   (``rearrange=False`` or ``turn.rearrange: false``) every table set is frozen;
 - the initial meld: rack-only sets worth at least the threshold (one set if the
   profile says so), and when the opening turn may touch the table those sets
-  plus a full rearrangement in the same move.
+  plus a full rearrangement in the same move, which may also free locked table
+  jokers (as ``validate_move`` allows then: 004, 002).
 
 Objective ``tiles``: rack tiles placed, ties broken by value; ``value``: the
 reverse. A placed rack joker is worth ``jokers.penalty`` points (what it would
@@ -36,7 +41,14 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_array
 
-from rummisim.melds import MIN_NUMBERED_TILES, Meld, _run_positions, face_kind, set_catalogue
+from rummisim.melds import (
+    MIN_NUMBERED_TILES,
+    Meld,
+    _run_positions,
+    face_kind,
+    max_jokers_in_set,
+    set_catalogue,
+)
 from rummisim.moves import joker_acceptable
 from rummisim.patterns import masked_meld, set_patterns
 from rummisim.profile import RuleProfile
@@ -116,6 +128,8 @@ def _supersets(meld: Meld, profile: RuleProfile, avail: np.ndarray, rack_jokers:
     mask = tuple(t == ts.joker for t in meld.tiles)
     out = [(meld.faces, mask)]
     kind = face_kind(meld.faces, profile)
+    # a superset holds at most ``jokers.max_per_set`` jokers
+    rack_jokers = min(rack_jokers, max(0, profile.jokers.max_per_set - sum(mask)))
     if kind == "group":
         if len(meld.faces) < profile.groups.max_size:
             value = ts.value_of(meld.faces[0])
@@ -202,7 +216,9 @@ def solve_milp(
     avail = t_num + r
     locked = profile.jokers.table_jokers == "locked"
     rearranging = rearrange and profile.turn.rearrange
-    may_free = locked and rearranging and (not initial or profile.jokers.retrieve_before_initial_meld)
+    # as ``moves.validate_move``: after the opening, or in the opening turn where it may touch
+    # the table (``initial`` reaches here only then) or ``retrieve_before_initial_meld``
+    may_free = locked and rearranging
 
     model = _Model()
     columns: list[tuple[int, tuple, tuple]] = []  # (var, faces, mask) of every set column
@@ -226,7 +242,9 @@ def solve_milp(
         source = r if not rearranging else avail
         joker_cap = r_jokers if not rearranging else total_jokers
         for faces in _windows(profile):
-            window = _add_window(model, faces, source, joker_cap, numbered_rows, joker_row, slot_rows)
+            window = _add_window(
+                model, profile, faces, source, joker_cap, numbered_rows, joker_row, slot_rows
+            )
             if window is not None:
                 window_cols.append(window)
     else:
@@ -301,7 +319,7 @@ def solve_milp(
     if initial:
         o_row, value_row = {}, {}
         for faces in _windows(profile):
-            window = _add_window(model, faces, r, r_jokers, numbered_rows, joker_row, slot_rows)
+            window = _add_window(model, profile, faces, r, r_jokers, numbered_rows, joker_row, slot_rows)
             if window is None:
                 continue
             window_cols.append(window)
@@ -461,20 +479,23 @@ def _windows(profile: RuleProfile) -> tuple[tuple[int, ...], ...]:
     return tuple(f for f in set_catalogue(profile).faces if len(f) <= longest)
 
 
-def _add_window(model, faces, source, joker_cap, numbered_rows, joker_row, slot_rows):
+def _add_window(model, profile, faces, source, joker_cap, numbered_rows, joker_row, slot_rows):
     """Add ``x`` copies of a set window with ``j_f`` of its faces filled by jokers.
 
-    Each copy needs two numbered tiles: (len - 2) x - sum j >= 0; spreading the
-    jokers evenly over the copies then gives every copy at most len - 2 of them.
+    Each copy holds a numbered tile and at most ``jokers.max_per_set`` jokers: with
+    ``K = min(len - 1, max_per_set)``, K x - sum j >= 0 and j_f <= x; spreading each face's
+    jokers over the copies that hold the fewest so far (``_decode``) keeps the copies'
+    joker counts within one of each other, so every copy holds at most K of them.
     """
     have = [int(source[f]) for f in faces]
     present = sum(1 for h in have if h > 0)
-    if present < MIN_NUMBERED_TILES or len(faces) - present > joker_cap:
+    per_copy = min(max_jokers_in_set(profile, len(faces)), joker_cap)
+    if present < MIN_NUMBERED_TILES or len(faces) - present > per_copy:
         return None
     bound = max(1, min(min(h + joker_cap for h in have), sum(have) // MIN_NUMBERED_TILES))
     x = model.var(0, bound)
     jokers = []
-    size_row = {x: float(len(faces) - MIN_NUMBERED_TILES)}
+    size_row = {x: float(per_copy)}
     for f, h in zip(faces, have, strict=True):
         numbered_rows[f][x] = numbered_rows[f].get(x, 0) + 1
         if joker_cap:
@@ -532,21 +553,22 @@ def _add_hosts(
     m = profile.runs.min_length
     for faces, kind in zip(catalogue.faces, catalogue.kinds, strict=True):
         n = len(faces)
+        per_copy = min(total_jokers, max_jokers_in_set(profile, n))  # jokers one copy may hold
         have = [int(avail[f]) for f in faces]
         missing = sum(1 for h in have if h == 0)
-        if max(missing, 1) > min(total_jokers, n - MIN_NUMBERED_TILES):
+        if max(missing, 1) > per_copy:
             continue
         rack_items = sum(1 for f in faces if r[f] > 0)
-        if rack_items + min(r_jokers, n - MIN_NUMBERED_TILES - 1) < HOST_RACK_ITEMS:
+        if rack_items + min(r_jokers, per_copy - 1) < HOST_RACK_ITEMS:
             continue
         ends = ()
-        if kind == "run" and not frozen and n >= max(2 * m, total_jokers + m + MIN_NUMBERED_TILES):
+        if kind == "run" and not frozen and n >= max(2 * m, per_copy + m + MIN_NUMBERED_TILES):
             # a long host whose first (last) m tiles hold no joker and no rack tile it counts
-            # splits into a plain run and a shorter host (the rest keeps two numbered tiles,
-            # as the copy holds at most ``total_jokers`` jokers): each end needs one of them
+            # splits into a plain run and a shorter host (the rest keeps a numbered tile, as
+            # the copy holds at most ``per_copy`` jokers): each end needs one of them
             ends = (range(m), range(n - m, n))
             bare = sum(1 for end in ends if all(r[faces[i]] == 0 and have[i] > 0 for i in end))
-            if missing + bare > min(total_jokers, n - MIN_NUMBERED_TILES):
+            if missing + bare > per_copy:
                 continue
         copies = min(freeable, min(h + total_jokers for h in have), sum(have) // MIN_NUMBERED_TILES)
         previous = None
@@ -557,9 +579,9 @@ def _add_hosts(
             previous = x
             jokers, support, counted = [], {}, []
             joker_at, kept_at = {}, {}
-            free = model.var(0, n - MIN_NUMBERED_TILES)  # freed table jokers in this copy
+            free = model.var(0, per_copy)  # freed table jokers in this copy
             model.add({free: 1, x: -1}, 0, np.inf)
-            size_row = {x: float(n - MIN_NUMBERED_TILES)}
+            size_row = {x: float(per_copy)}
             busy = {free: 1}  # freed + kept <= jokers
             for f, h in zip(faces, have, strict=True):
                 if h == 0:  # no tile to place here: a joker whenever the copy is used
@@ -589,8 +611,8 @@ def _add_hosts(
                 joker_at[f] = j
             model.add(size_row, 0, np.inf)
             model.add(busy, -np.inf, 0)
-            if r_jokers and n - MIN_NUMBERED_TILES - 1 > 0:
-                wj = model.var(0, n - MIN_NUMBERED_TILES - 1)
+            if r_jokers and per_copy - 1 > 0:
+                wj = model.var(0, per_copy - 1)
                 model.add({**busy, wj: 1}, -np.inf, 0)
                 rack_joker_use[wj] = 1
                 support[wj] = 1

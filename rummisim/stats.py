@@ -567,6 +567,44 @@ def compare_cells(
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
 
 
+def compare_pairs(
+    games: pd.DataFrame,
+    seats: pd.DataFrame,
+    pairs: Sequence[tuple[Any, Any]],
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """Paired changes of each (cell, baseline cell) pair: turns per round, the first player's
+    win rate and each bot's win rate (pairs share a deal, rotation and round).
+
+    Returns:
+        One row per pair and measure: ``cell``, ``baseline_cell``, ``measure`` (``turns``,
+        ``first_seat_won`` or ``won:BOT``), ``n_pairs``, ``mean_baseline``, ``mean_cell``,
+        ``diff`` with ``diff_low``/``diff_high``, ``p_value``.
+    """
+    games, seats = completed(games, seats)
+    assert seats is not None
+    columns = ["cell", "baseline_cell", "measure", "n_pairs", "mean_baseline", "mean_cell"]
+    columns += ["diff", "diff_low", "diff_high", "p_value"]
+    rows = []
+    first = seats[seats["order"] == 0]
+    for cell, baseline in pairs:
+        measures = [("turns", games, "turns"), ("first_seat_won", first, "won")]
+        for bot in sorted(seats.loc[seats["cell"] == baseline, "bot"].unique()):
+            measures.append((f"won:{bot}", seats[seats["bot"] == bot], "won"))
+        for measure, frame, value in measures:
+            a, b = _pair(frame, value, baseline, cell, list(PAIR_KEYS), "cell")
+            result = _paired_stats(a, b, "t", confidence, 0, 0)
+            rows.append(
+                {
+                    "cell": cell, "baseline_cell": baseline, "measure": measure,
+                    "n_pairs": result["n_pairs"], "mean_baseline": result["mean_a"],
+                    "mean_cell": result["mean_b"], "diff": result["diff"], "diff_low": result["diff_low"],
+                    "diff_high": result["diff_high"], "p_value": result["p_value"],
+                }
+            )  # fmt: skip
+    return pd.DataFrame(rows, columns=columns)
+
+
 # ---------------------------------------------------------------------------------------------------
 # Summary tables
 

@@ -74,6 +74,9 @@ def test_profiles_list_show_validate(tmp_path, capsys):
     assert main(["profiles", "show", "polish-40"]) == 0
     shown = capsys.readouterr().out
     assert "extends" not in shown and "threshold: 40" in shown
+    for key in ("must_play_if_able: false", "discard: after_play", "max_per_set: 2",
+                "when_pool_empty: end_round", "target_counts: positive"):  # fmt: skip
+        assert key in shown  # profiles show includes the keys of the rules-fidelity audit
     path = tmp_path / "resolved.yaml"
     path.write_text(shown)
     assert main(["profiles", "validate", str(path)]) == 0

@@ -114,7 +114,7 @@ def test_solve_under_another_profile(capsys):
         (["--rack", ""], "--rack: give at least one tile"),
         (["--rack", "R4", "--table", "R1 R2"], "--table: not a valid set under profile 'standard': 'R1 R2'"),
         (["--rack", "R4", "--table", "R1 R2 R3 || K1 O1 B1"], "--table: empty set"),
-        (["--rack", "R4", "--table", "R5 J J"], "not a valid set"),
+        (["--rack", "R4", "--table", "R5 J J J"], "not a valid set"),  # 3 jokers: max_per_set 2
         (["--rack", "R4", "--table", "R5 R6 R7 | K2 Q2 B2"], "unknown colour 'Q'"),
         (["--rack", "R4 R4", "--table", "R4 R5 R6"], "hold 3 x R4, but profile 'standard' has only 2"),
         (["--rack", "J J J"], "hold 3 x J"),

@@ -157,7 +157,9 @@ def test_draw_count():
 
 
 def test_take_the_discard_play_and_go_out_by_discarding():
-    profile = load_profile("ramino-discard")
+    # drawing although a play exists is only legal without must_play_if_able (see
+    # test_rules_fidelity for that rule)
+    profile = with_overrides("ramino-discard", turn={"must_play_if_able": False})
     racks = racks_worth(profile, "K10 K11 K12 R5", "K1 R2 O4")
     bot = ScriptBot(
         [
@@ -330,13 +332,18 @@ def test_rounds_match_sums_round_scores():
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_a_200_point_match(seed):
-    ramino = load_profile("ramino-discard")
+@pytest.mark.parametrize("counts", ["positive", "net"])
+def test_a_200_point_match(seed, counts):
+    # 002: "La partita giunge al termine quando un giocatore accumula 200 punti positivi o più":
+    # positive points are what a round winner receives; 'net' is the cumulative-total reading
+    ramino = with_overrides("ramino-discard", match={"target_counts": counts})
     record = play_game(ramino, ["baseline"] * 3, seed, strict=True)
-    totals = np.cumsum([r.scores for r in record.rounds], axis=0)
-    assert totals[-1].max() >= 200 or record.match_capped
-    assert all(row.max() < 200 for row in totals[:-1])
-    assert record.winner == int(np.argmax(totals[-1]))
+    scores = np.array([r.scores for r in record.rounds])
+    standing = np.cumsum(np.maximum(scores, 0) if counts == "positive" else scores, axis=0)
+    assert standing[-1].max() >= 200 or record.match_capped
+    assert all(row.max() < 200 for row in standing[:-1])
+    assert record.winner == int(np.argmax(standing[-1]))
+    assert record.scores == tuple(scores.sum(axis=0))  # the record keeps the net totals
 
 
 def test_same_deal_across_profiles_sharing_a_tile_set():

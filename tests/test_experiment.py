@@ -24,7 +24,9 @@ def spec(**changes):
 
 def test_every_shipped_experiment_loads():
     names = sorted(p.stem for p in EXPERIMENT_DIR.glob("*.yaml"))
-    assert {"quickstart", "variants", "opening-30-vs-40", "joker-rules", "bot-tuning"} <= set(names)
+    assert {"quickstart", "variants", "opening-30-vs-40", "joker-rules", "bot-tuning", "readings"} <= set(
+        names
+    )
     for name in names:
         experiment = load_experiment(EXPERIMENT_DIR / f"{name}.yaml")
         assert experiment.name == name
@@ -34,7 +36,10 @@ def test_every_shipped_experiment_loads():
 def test_cells_are_the_product_of_profiles_lineups_and_sweep():
     exp = experiment_from_dict(
         spec(
-            profiles=["standard", {"base": "standard", "name": "s40", "overrides": {"initial_meld": {"threshold": 40}}}],
+            profiles=[
+                "standard",
+                {"base": "standard", "name": "s40", "overrides": {"initial_meld": {"threshold": 40}}},
+            ],
             lineups=[["greedy", "conservative", "greedy"], ["greedy", "greedy"]],
             sweep={"conservative.min_play": [1, 2], "runs.wrap": ["none", "high_low"]},
         )
@@ -99,7 +104,10 @@ def test_identical_bots_are_not_rotated():
         ({"sweep": {"initial_meld.treshold": [30]}}, ["sweep.initial_meld.treshold", "not a profile key"]),
         ({"sweep": {"initial_meld.threshold": []}}, ["sweep.initial_meld.threshold", "at least one value"]),
         ({"sweep": {"initial_meld.threshold": [30, 30]}}, ["values repeat"]),
-        ({"sweep": {"initial_meld.threshold": [30, -5]}}, ["initial_meld.threshold=-5", "initial_meld.threshold"]),
+        (
+            {"sweep": {"initial_meld.threshold": [30, -5]}},
+            ["initial_meld.threshold=-5", "initial_meld.threshold"],
+        ),
         ({"sweep": {"conservative.min_play": [1]}}, ["no lineup has a 'conservative' bot"]),
         (
             {"lineups": [["conservative", "greedy"]], "sweep": {"conservative.min_plays": [1]}},
@@ -109,6 +117,9 @@ def test_identical_bots_are_not_rotated():
             {"lineups": [["conservative", "greedy"]], "sweep": {"conservative.min_play": [0, 1]}},
             ["min_play", "greater than or equal to 1"],
         ),
+        ({"compare": {"nope": "standard"}}, ["key 'compare.nope'", "no cell is labelled 'nope'", "standard"]),
+        ({"compare": {"standard": "standard"}}, ["key 'compare.standard'", "compared with itself"]),
+        ({"compare": {"standard": 3}}, ["key 'compare.standard'", "3"]),
     ],
 )
 def test_bad_experiments_raise_one_line_errors(changes, fragments):
@@ -119,6 +130,16 @@ def test_bad_experiments_raise_one_line_errors(changes, fragments):
     assert message.startswith("exp.yaml")
     for fragment in fragments:
         assert fragment in message, message
+
+
+def test_compare_names_pairs_of_cells():
+    profiles = [
+        "standard",
+        {"base": "standard", "name": "must-play", "overrides": {"turn": {"must_play_if_able": True}}},
+    ]
+    exp = experiment_from_dict(spec(profiles=profiles, compare={"must-play": "standard"}), "exp.yaml")
+    assert exp.compare == ((1, 0),)
+    assert exp.to_dict()["compare"] == [{"cell": 1, "baseline": 0}]
 
 
 def test_missing_required_key():

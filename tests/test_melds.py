@@ -13,6 +13,10 @@ from rummisim.melds import (
 from rummisim.tiles import TileError
 
 
+def tiles(text, profile):
+    return tuple(parse_tiles(text, profile))
+
+
 def valid(text, profile):
     return is_valid_set(parse_tiles(text, profile), profile)
 
@@ -30,6 +34,13 @@ def valid(text, profile):
         "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13",
         "R11 R12 R13",
         "B3 B4 J J",
+        # two jokers beside one numbered tile (RULES.md open questions: "Two jokers may sit
+        # in one set, even beside a single numbered tile")
+        "R5 J J",
+        "R7 J J",
+        "J B3 J",
+        "R13 J J",
+        "R3 J J R6",
     ],
 )
 def test_valid_sets(standard, text):
@@ -47,13 +58,31 @@ def test_valid_sets(standard, text):
         ("R5 R5 B5", "duplicate colour in a group"),
         ("K5 R5 O5 B5 K5", "group of five"),
         ("R12 R13 R1", "no wrap in standard"),
-        ("R5 J J", "two jokers and one tile"),
         ("J J J", "jokers only"),
+        ("R3 J J J", "three jokers in a set under max_per_set 2"),
         ("K5 R5 O5 B5 J", "a joker cannot be a 5th group tile"),
     ],
 )
 def test_invalid_sets(standard, text, why):
     assert not valid(text, standard), why
+
+
+@pytest.mark.parametrize("text", ["R7 J J", "J B3 J", "R3 J J R6", "K5 J O5 J"])
+def test_one_joker_per_set(text):
+    # jokers.max_per_set: 1 ("some house rules allow one joker per set", RULES.md)
+    one = with_overrides("standard", jokers={"max_per_set": 1})
+    assert not valid(text, one)
+    assert valid("R3 J R5", one) and valid("K5 J O5", one)
+
+
+def test_two_jokers_declared_faces_decide_the_set(standard):
+    # "The player declares what each joker stands for" (RULES.md open questions)
+    run = parse_meld("J(R8) R7 J(R9)", standard)
+    group = parse_meld("R7 J(K7) J(B7)", standard)
+    assert sorted(run.faces) == sorted(tiles("R7 R8 R9", standard))
+    assert sorted(group.faces) == sorted(tiles("R7 K7 B7", standard))
+    assert sorted(parse_meld("R13 J(R11) J(R12)", standard).faces) == sorted(tiles("R11 R12 R13", standard))
+    assert parse_meld("R13 J J", standard) is not None  # undeclared: some valid reading is taken
 
 
 def test_wrap_allows_12_13_1_but_never_13_1_2():

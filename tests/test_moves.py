@@ -212,16 +212,29 @@ def test_group_joker_freed_by_either_missing_colour(standard):
     check(exact, old, "B5 K1 K2", "K5 O5 B5 | K1 K2 J(K3)", "B5 K1 K2")
 
 
-def test_no_joker_retrieval_before_the_initial_meld():
+def test_joker_retrieval_in_the_opening_turn_where_the_opening_may_touch_the_table():
+    # 004: "Może je dodawać natychmiast po tym, jak wyjdzie ze swoimi początkowymi 40" (he may
+    # add them immediately after coming out with his initial 40): the opening sets reach 40 on
+    # their own, then the same turn frees the table joker with B5 and reuses it.
     polish = load_profile("polish-40")
-    old = "R4 R5 J"
-    rack = "R6 K10 K11 K12 K13 O10 O11"
-    new = "R4 R5 R6 | K10 K11 K12 K13 | O10 O11 J(O12)"
-    msg = rejects("joker_rule", polish, old, rack, new, "R6 K10 K11 K12 K13 O10 O11", opened=False)
-    assert "before the initial meld" in msg
-    check(polish, old, rack, new, "R6 K10 K11 K12 K13 O10 O11", opened=True)
-    allowed = with_overrides("polish-40", jokers={"retrieve_before_initial_meld": True})
-    check(allowed, old, rack, new, "R6 K10 K11 K12 K13 O10 O11", opened=False)
+    old = "B3 B4 J(B5)"
+    rack = "K13 R13 O13 B13 B5 R7 O7"
+    new = "B3 B4 B5 | K13 R13 O13 B13 | J(K7) R7 O7"
+    check(polish, old, rack, new, rack, opened=False)
+    # the retrieved joker does not count toward the opening: without the 13s it is refused
+    short = rejects(
+        "opening_below_threshold",
+        polish,
+        old,
+        "B5 R7 O7 K9",
+        "B3 B4 B5 | J(K7) R7 O7",
+        "B5 R7 O7",
+        opened=False,
+    )
+    assert "needs 40" in short
+    # standard's opening may not touch the table at all (000, 003)
+    standard = load_profile("standard")
+    rejects("opening_touched_table", standard, old, rack, new, rack, opened=False)
 
 
 def test_sets_holding_a_joker_may_not_lose_tiles_under_the_strict_rule(standard):

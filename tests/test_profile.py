@@ -110,6 +110,13 @@ def test_unknown_key_names_key_file_and_valid_keys(tmp_path):
         ),
         ("discard_pile: 1", ["'discard_pile'", "boolean"]),
         ("time_limit:\n  search_budget: 0", ["'time_limit.search_budget'", "greater than or equal to 1"]),
+        # the keys of the rules-fidelity audit (RULES.md schema)
+        ("jokers:\n  max_per_set: 0", ["'jokers.max_per_set'", "greater than or equal to 1"]),
+        ("jokers:\n  max_per_set: 5", ["'jokers.max_per_set'", "less than or equal to 4"]),
+        ("turn:\n  discard: sometimes", ["'turn.discard'", "'after_play' or 'every_turn'"]),
+        ("turn:\n  must_play_if_able: maybe", ["'turn.must_play_if_able'", "boolean"]),
+        ("match:\n  target_counts: gross", ["'match.target_counts'", "'positive' or 'net'"]),
+        ("end:\n  when_pool_empty: stop", ["'end.when_pool_empty'", "'play_on' or 'end_round'"]),
     ],
 )
 def test_wrong_type_or_range_names_path_value_and_allowed(tmp_path, text, fragments):
@@ -206,3 +213,48 @@ def test_yaml_round_trip(tmp_path, standard, overrides):
     profile = profile_from_dict(data)
     path = write(tmp_path, profile.to_yaml(), "round.yaml")
     assert load_profile(path) == profile
+
+
+# ----- hostile files: one short line each, never a traceback, never a hang ------------------------
+
+ALIAS_BOMB = "a: &a [x,x,x,x,x,x,x,x,x]\n" + "".join(
+    f"{n}: &{n} [{','.join(['*' + p] * 9)}]\n" for p, n in zip("abcdef", "bcdefg", strict=True)
+)
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
+        (bytes(range(128, 256)) * 8, "not a text file in UTF-8"),
+        (b"name: x\x00\n", "NUL"),
+        (("a: " + "[" * 5000 + "]" * 5000 + "\n").encode(), "nested deeper than 64"),
+        (
+            ("name: x\nextends: standard\nrack_size: " + "9" * 5000 + "\n").encode(),
+            "an integer of 5000 digits",
+        ),
+        (ALIAS_BOMB.encode(), "expands to more than"),
+        (b"name: x\n" + b"#" * (2 << 20), "file too large"),
+    ],
+)
+def test_hostile_files_are_refused_in_one_short_line(tmp_path, content, fragment):
+    path = tmp_path / "hostile.yaml"
+    path.write_bytes(content)
+    with pytest.raises(ProfileError) as info:
+        load_profile(path)
+    message = str(info.value)
+    assert fragment in message and "\n" not in message and len(message) < 300
+
+
+def test_long_values_are_quoted_as_an_excerpt(tmp_path):
+    path = tmp_path / "long.yaml"
+    path.write_text("name: x\nextends: standard\nrack_size: '" + "y" * 5000 + "'\n")
+    with pytest.raises(ProfileError) as info:
+        load_profile(path)
+    assert "'rack_size'" in str(info.value) and len(str(info.value)) < 300
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8-sig"])
+def test_utf16_and_bom_files_are_read(tmp_path, encoding):
+    path = tmp_path / "bom.yaml"
+    path.write_bytes("name: bom\nextends: standard\nrack_size: 13\n".encode(encoding))
+    assert load_profile(path).rack_size == 13

@@ -14,8 +14,12 @@ SPEC = {
     "name": "rep",
     "seed": 21,
     "games": 6,
-    "profiles": ["standard", {"base": "standard", "name": "standard-40", "overrides": {"initial_meld": {"threshold": 40}}}],
+    "profiles": [
+        "standard",
+        {"base": "standard", "name": "standard-40", "overrides": {"initial_meld": {"threshold": 40}}},
+    ],
     "lineups": [["baseline", "random", "baseline"]],
+    "compare": {"standard": "standard-40"},
 }
 
 
@@ -43,6 +47,14 @@ def test_report_holds_the_tables_charts_and_notes(finished, capsys):
     assert "Rounds per match: skipped (" in text
     assert not (finished / "charts" / "sweep.png").exists()
     assert "report:" in capsys.readouterr().err
+    # compare: the paired table and comparisons.csv (standard against standard-40 here)
+    comparisons = pd.read_csv(finished / "comparisons.csv")
+    assert set(comparisons["measure"]) == {"turns", "first_seat_won", "won:baseline", "won:random"}
+    assert (comparisons[["cell", "baseline_cell"]] == [0, 1]).all().all()
+    turns = comparisons.set_index("measure").loc["turns"]
+    assert turns["diff"] == pytest.approx(turns["mean_cell"] - turns["mean_baseline"])
+    assert turns["diff"] == pytest.approx(-summary.loc[1, "turns_diff_vs_cell0"])  # the same pairs, reversed
+    assert "## Paired comparisons (`compare:`)" in text and "| standard | standard-40 |" in text
 
 
 def test_report_on_a_missing_or_unfinished_run_exits_2(tmp_path, capsys):

@@ -45,9 +45,11 @@ def dp_placed(profile, table, rack, objective="tiles"):
         ("K8 R8 O8 B8", "R9 R10", 2, "take the 4th tile of a group"),
         ("R1 R2 R3 R4 R5", "J", 1, "a joker at the end of a 5-run"),
         ("R1 R2 R3 R4 R5", "J K9", 1, "the joker fits, K9 does not"),
-        ("", "R1 J J R4 R5 R6", 6, "R1 J J R4 R5 R6 is one run that cannot be split"),
-        ("R1 J(R2) J(R3) R4 R5 R6", "K9", 0, "a table run that cannot be split stays"),
-        ("R1 J(R2) J(R3) R4 R5 R6", "R7 K4 O4", 1, "R7 joins; R4 may not leave the run"),
+        # RULES.md "open questions": "Two jokers may sit in one set, even beside a single
+        # numbered tile (`R7 J J` is a valid run or group)"
+        ("", "R1 J J R4 R5 R6", 6, "R1 J J R4 R5 R6, or R1 J J and R4 R5 R6"),
+        ("R1 J(R2) J(R3) R4 R5 R6", "K9", 0, "K9 finds no set (the jokers are the table's)"),
+        ("R1 J(R2) J(R3) R4 R5 R6", "R7 K4 O4", 3, "R1 J J | R4 K4 O4 | R5 R6 R7"),
         ("K1 K2 K3 | R1 R2 R3 | O1 O2 O3", "B1 K4 R4", 3, "two shifts free K1 and R1 for B1"),
         ("", "R7 R8 J B9 B10 B11", 6, "two new runs, the joker in one"),
         ("R3 R4 R5 J(R6)", "K9 O9", 2, "a free table joker moves to K9 O9"),
@@ -269,10 +271,11 @@ FREED_JOKER_CASES = [
     ("R4 R5 J(R6)", "R6 K9", 0, "one other rack tile: the joker may not be freed"),
     ("K1 K2 K3 | R7 R8 J(R9)", "R9 O5 O6", 3, "O5 O6 J"),
     ("R7 R8 J(R9) | O5 O6 O7", "R9 O8 B2", 1, "O5 O6 O7 O8 J holds one rack tile: only O8"),
-    ("R7 R8 J(R9)", "R9 K5 J", 1, "the rack joker counts, but K5 J J is no set"),
+    # RULES.md "open questions": `R7 J J` is a valid run or group
+    ("R7 R8 J(R9)", "R9 K5 J", 3, "K5 J J: the freed joker beside K5 and the rack joker"),
     ("R7 R8 J(R9)", "R9 K5 K6 J", 4, "K5 K6 J, the rack joker at the end of R7 R8 R9"),
     ("K1 K2 K3 K4 | R7 R8 J(R9)", "R9 K5 K7", 3, "K1 .. K4 K5 J(K6) K7, or K5 J K7 beside K1 .. K4"),
-    ("K1 K2 K3 | R7 R8 J(R9)", "R9 K6 J", 3, "K1 K2 K3 J J K6: the host reaches 3 past J J K6"),
+    ("K1 K2 K3 | R7 R8 J(R9)", "R9 K6 J", 3, "K6 J J (or K1 K2 K3 J J K6)"),
     ("K9 R9 O9 | R4 R5 J(R6)", "R6 B9 O10 O11", 4, "O9 O10 O11 J after the group takes B9"),
     ("K9 R9 O9 | R4 R5 J(R6)", "R6 B9 O10", 1, "B9; freeing the joker would leave it one rack tile"),
     ("K3 O3 J(B3) | R1 R2 R3", "B3 R4 R5", 3, "the joker may stay in a group or join R4 R5"),

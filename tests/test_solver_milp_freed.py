@@ -16,7 +16,7 @@ import pytest
 from helpers import with_overrides
 
 from rummisim import load_profile, parse_table, parse_tiles
-from rummisim.melds import format_table, make_meld, set_catalogue
+from rummisim.melds import format_table, make_meld, max_jokers_in_set, set_catalogue
 from rummisim.moves import joker_acceptable, validate_move
 from rummisim.solver import placed_value, solve
 from rummisim.solver_dp import solve_dp
@@ -45,6 +45,14 @@ def milp(profile, table, rack, formulation, objective="tiles"):
 
 
 # ----- positions the MILP used to get wrong ------------------------------------------------------
+
+
+def profile_for(name: str):
+    """A built-in profile, or ``polish-40/3``: polish-40 with up to three jokers in a set."""
+    if name == "polish-40/3":
+        return with_overrides("polish-40", jokers={"max_per_set": 3})
+    return load_profile(name)
+
 
 # (profile, table, rack, tiles placed, value placed, what the best play does)
 REGRESSIONS = [
@@ -117,7 +125,7 @@ REGRESSIONS = [
         "a long host in the wrap profile (windows used to place 10)",
     ),
     (
-        "polish-40",
+        "polish-40/3",  # three jokers in one set: polish-40 with jokers.max_per_set 3
         "B2 J(B3) B4 J(B5) J(B6) | B4 B5 B6 B7 B8 B9 | K2 K3 K4 K5 | O7 O8 O9 O10 O11 | K8 K9 K10 K11"
         " | R1 R2 R3 R4 R5 R6",
         "B5 B6 J",
@@ -148,7 +156,7 @@ REGRESSIONS = [
 @pytest.mark.parametrize(("name", "table", "rack", "tiles", "value", "why"), REGRESSIONS)
 @pytest.mark.parametrize("formulation", FORMULATIONS)
 def test_regressions(name, table, rack, tiles, value, why, formulation):
-    profile = load_profile(name)
+    profile = profile_for(name)
     tbl, rk = parse_table(table, profile), parse_tiles(rack, profile)
     assert milp(profile, tbl, rk, formulation) == (tiles, value), why
 
@@ -156,7 +164,7 @@ def test_regressions(name, table, rack, tiles, value, why, formulation):
 @pytest.mark.parametrize(("name", "table", "rack", "tiles", "value", "why"), REGRESSIONS)
 def test_regressions_dp_and_solve(name, table, rack, tiles, value, why):
     """The optimum above is the DP's too (where it answers), and what ``solve`` returns."""
-    profile = load_profile(name)
+    profile = profile_for(name)
     tbl, rk = parse_table(table, profile), parse_tiles(rack, profile)
     dp = solve_dp(rk, tbl, profile, objective="tiles")
     if dp is not None:
@@ -193,7 +201,8 @@ def test_reuse_any_needs_no_host(standard):
 
 def random_locked_position(profile, rng, *, max_run: int = 6, long_runs: float = 0.25):
     """A legal table of 1..8 random sets holding 1..(all) jokers (runs of 3..``max_run``
-    tiles, sometimes up to 10, and groups) and a rack of 1..15 tiles that usually holds the
+    tiles, sometimes up to 10, and groups; a numbered tile and at most
+    ``jokers.max_per_set`` jokers a set) and a rack of 1..15 tiles that usually holds the
     tile a table joker stands for, tiles next to table sets, and sometimes a joker."""
     ts = profile.tileset
     joker = ts.joker
@@ -210,7 +219,7 @@ def random_locked_position(profile, rng, *, max_run: int = 6, long_runs: float =
             continue
         n_jokers = 0
         if jokers_left and (not table or rng.random() < 0.5):
-            n_jokers = int(rng.integers(1, min(jokers_left, len(faces) - 2) + 1))
+            n_jokers = int(rng.integers(1, min(jokers_left, max_jokers_in_set(profile, len(faces))) + 1))
         slots = set(rng.choice(len(faces), size=n_jokers, replace=False).tolist())
         tiles = [joker if k in slots else f for k, f in enumerate(faces)]
         need = ts.counts(tiles)

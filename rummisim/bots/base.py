@@ -7,8 +7,8 @@ from typing import Any, ClassVar
 import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from rummisim.engine import TurnView
-from rummisim.moves import Action
+from rummisim.engine import TurnView, legal_play
+from rummisim.moves import Action, Draw, Play
 from rummisim.profile import RuleProfile
 
 
@@ -49,3 +49,12 @@ class Bot:
 
     def act(self, view: TurnView) -> Action:  # pragma: no cover - interface
         raise NotImplementedError
+
+    def draw_unless_forced(self, view: TurnView, source: str = "deck") -> Action:
+        """Draw, unless ``turn.must_play_if_able`` and some legal play exists: then the play
+        the engine itself would force (the most tiles), so that a bot never faults on it."""
+        if self.profile.turn.must_play_if_able:
+            best = legal_play(self.profile, view.rack, view.table, opened=view.opened)
+            if best.is_play:
+                return Play(best.table, best.played)
+        return Draw(source)

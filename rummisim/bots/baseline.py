@@ -6,7 +6,7 @@ from rummisim.bots.base import Bot
 from rummisim.bots.candidates import rack_sets
 from rummisim.engine import TurnView
 from rummisim.melds import Meld, extension_faces, make_meld, meld_opening_value
-from rummisim.moves import Action, Discard, Draw, Pass, Play
+from rummisim.moves import Action, Discard, Pass, Play
 
 SEARCH_NODES = 3000
 
@@ -20,7 +20,8 @@ class BaselineBot(Bot):
       the profile asks for a single set).
     - After it: lays down as many tiles as it can in new sets, then adds single
       rack tiles to the ends of runs and to groups that lack their colour.
-    - Otherwise it draws. In the discard-pile variant it keeps a tile back,
+    - Otherwise it draws (under ``turn.must_play_if_able``, when the solver finds a
+      legal play it cannot see, it makes that play instead). In the discard-pile variant it keeps a tile back,
       and discards its highest tile that fits no set it could build.
     Deterministic; it does not use its random generator.
     """
@@ -33,7 +34,7 @@ class BaselineBot(Bot):
         play = self.plan(view)
         if play is not None:
             return play
-        return Draw() if view.phase == "start" else Pass()
+        return self.draw_unless_forced(view) if view.phase == "start" else Pass()
 
     # ----- planning ---------------------------------------------------------------------
 

@@ -13,7 +13,14 @@ from functools import lru_cache
 
 import numpy as np
 
-from rummisim.melds import Meld, extension_faces, make_meld, meld_opening_value, set_catalogue
+from rummisim.melds import (
+    MIN_NUMBERED_TILES,
+    Meld,
+    extension_faces,
+    make_meld,
+    meld_opening_value,
+    set_catalogue,
+)
 from rummisim.moves import Play
 from rummisim.profile import RuleProfile
 
@@ -28,13 +35,14 @@ def _minimal_sets(profile: RuleProfile) -> tuple[list[tuple[int, ...]], np.ndarr
 
 def rack_sets(rack, profile: RuleProfile) -> list[Meld]:
     """Minimal sets (runs shorter than twice the minimum length, groups) that the rack
-    can build on its own, each with at most one joker."""
+    can build on its own, each with at most one joker (a simple candidate list, not every
+    set: ``R7 J J`` is one too, and the solver bots find it)."""
     ts = profile.tileset
     faces, matrix, sizes = _minimal_sets(profile)
     counts = np.bincount(np.asarray(rack, dtype=np.int64), minlength=ts.n_codes)
     have = counts[: ts.joker]
     need = np.maximum(matrix - have, 0).sum(axis=1)
-    ok = (need <= min(int(counts[ts.joker]), 1)) & (sizes - need >= 2)
+    ok = (need <= min(int(counts[ts.joker]), 1)) & (sizes - need >= MIN_NUMBERED_TILES)
     # catalogue faces are already in normal order, so each Meld is built directly
     return [
         Meld(tuple(f if have[f] > 0 else ts.joker for f in faces[i]), faces[i]) for i in np.flatnonzero(ok)

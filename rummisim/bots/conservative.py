@@ -40,6 +40,11 @@ class ConservativeBot(SearchBot):
       under the profile with that higher threshold, so the move is legal under
       the real one).
 
+    Under ``turn.must_play_if_able`` (002) holding back is only partial: when the
+    rules above would draw but a legal play exists, it plays the best play
+    without its jokers (with ``keep_jokers``), else the best play; ``min_play``
+    and ``open_margin`` cannot make it draw then.
+
     "Goes out" means the play empties the rack (in the discard-pile variant, all
     but the tile it then discards). Once the pool is empty nothing is gained by
     waiting, so every hold is dropped and it plays the most tiles it can.
@@ -57,6 +62,23 @@ class ConservativeBot(SearchBot):
         self.opening_profile = _with_higher_threshold(profile, self.params.open_margin)
 
     def choose(self, view: TurnView) -> Solution | None:
+        chosen = self.hold_or_play(view)
+        if view.phase == "start" and self.profile.turn.must_play_if_able and not (chosen and chosen.is_play):
+            return self.least_held_play(view)
+        return chosen
+
+    def least_held_play(self, view: TurnView) -> Solution | None:
+        """Under ``turn.must_play_if_able`` a hold may not become a draw: ``min_play`` and
+        ``open_margin`` give way, but the jokers stay on the rack when another play exists."""
+        joker = self.profile.tileset.joker
+        if self.params.keep_jokers and joker in view.rack:
+            rest = self.search(view, [t for t in view.rack if t != joker], "tiles")
+            if rest is not None and rest.is_play:
+                return rest
+        return self.search(view, view.rack, "tiles")
+
+    def hold_or_play(self, view: TurnView) -> Solution | None:
+        """The play the hold-back rules allow (``None``: hold everything and draw)."""
         params = self.params
         if self.dumping(view):
             return self.search(view, view.rack, "value")

@@ -27,7 +27,9 @@ class RandomBot(Bot):
     - ``Draw()`` (in the ``start`` phase; also ``Draw("discard")`` when there is
       a discard pile) or ``Pass()`` (after drawing).
 
-    It never rearranges the table. With a discard pile it only considers plays
+    Under ``turn.must_play_if_able`` it draws only when it has no play: it picks among
+    its plays, and when it sees none but the solver finds one, it makes that play.
+    It never rearranges the table (except in that forced case). With a discard pile it only considers plays
     that leave a tile on the rack, and discards a uniformly chosen rack tile.
     All choices use its seeded generator, so it is deterministic given it.
     """
@@ -42,8 +44,10 @@ class RandomBot(Bot):
         if self.profile.discard_pile:
             options = [o for o in options if len(o.played) < len(rack)]
         if view.phase == "start":
-            options.append(Draw())
-            if self.profile.discard_pile and view.discard_top is not None:
+            if self.profile.turn.must_play_if_able and options:
+                return options[int(self.rng.integers(len(options)))]
+            options.append(self.draw_unless_forced(view))
+            if self.profile.discard_pile and view.discard_top is not None and isinstance(options[-1], Draw):
                 options.append(Draw("discard"))
         else:
             options.append(Pass())

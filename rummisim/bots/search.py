@@ -5,7 +5,8 @@ A subclass says what to look for by overriding ``choose(view)`` (or just the
 class attributes ``objective`` and ``rearrange``); ``SearchBot`` turns the answer
 into a legal action for every phase and profile:
 
-- ``start``: the chosen play, else a draw (in the discard-pile variant it takes
+- ``start``: the chosen play, else (under ``turn.must_play_if_able``, when some legal
+  play exists) the most tiles the rules allow, else a draw (in the discard-pile variant it takes
   the top discard when that tile lets it play this turn, or, without play after
   drawing, when it completes a set in the rack);
 - ``after_draw``: the chosen play, else ``Pass``;
@@ -79,6 +80,10 @@ class SearchBot(Bot):
             return play
         if view.phase != "start":
             return Pass()
+        if self.profile.turn.must_play_if_able:
+            forced = self.draw_unless_forced(view)
+            if isinstance(forced, Play):
+                return forced
         return Draw("discard") if self.wants_discard_top(view) else Draw()
 
     def choose(self, view: TurnView) -> Solution | None:
