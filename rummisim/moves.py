@@ -197,8 +197,11 @@ def validate_move(
         raise IllegalMove("unaccounted_tile", "; ".join(detail))
 
     opening_value = None
+    accept = None
     if not opened:
         opening_value = _check_opening(profile, table, new_table, played_counts)
+        if profile.initial_meld.may_touch_table:
+            accept = _OpeningUnderJokers(profile, new_table, played_counts)
     elif not profile.turn.rearrange and not _injective_containment(list(table), list(new_table)):
         raise IllegalMove("rearrange_forbidden", "this profile only allows adding tiles to table sets")
     freed = _check_jokers(
@@ -207,8 +210,33 @@ def validate_move(
         new_table,
         played_counts,
         allow_free=opened or _may_free_in_opening(profile),
+        accept=accept,
     )
+    if accept is not None and accept.value is not None:
+        opening_value = accept.value
     return MoveCheck(opening_value, freed)
+
+
+class _OpeningUnderJokers:
+    """The opening's value once the physical jokers are placed: a set that holds a table joker
+    (retrieved or not) is not made of rack tiles, so it never counts toward the threshold (004:
+    jokers are retrieved "after coming out with the initial 40"). Called with the new-table
+    sets that hold table jokers under one assignment; True when the rest still reach it."""
+
+    def __init__(self, profile: RuleProfile, new_table, played_counts: np.ndarray):
+        self.profile = profile
+        self.new_table = new_table
+        self.played_counts = played_counts
+        self.value: int | None = None
+
+    def __call__(self, holding_table_jokers: frozenset[int]) -> bool:
+        single = self.profile.initial_meld.sets == "single"
+        melds = [m for j, m in enumerate(self.new_table) if j not in holding_table_jokers]
+        value = _best_rack_only_value(self.profile, melds, self.played_counts, single)
+        if value < self.profile.initial_meld.threshold:
+            return False
+        self.value = value
+        return True
 
 
 def _may_free_in_opening(profile: RuleProfile) -> bool:
@@ -295,9 +323,11 @@ def joker_acceptable(profile: RuleProfile, meld: Meld, face: int) -> frozenset[i
     return frozenset((face,))
 
 
-def _check_jokers(profile, table, new_table, played_counts, *, allow_free: bool) -> int:
+def _check_jokers(profile, table, new_table, played_counts, *, allow_free: bool, accept=None) -> int:
     """Raise ``IllegalMove('joker_rule', ...)`` unless some assignment of the physical
-    jokers to the new table's joker slots obeys the profile; return jokers freed."""
+    jokers to the new table's joker slots obeys the profile; return jokers freed. ``accept``
+    (an opening that may touch the table) must also hold for the assignment, given the new-table
+    sets that hold table jokers under it (else ``opening_below_threshold``)."""
     ts = profile.tileset
     joker = ts.joker
     old = [
@@ -310,7 +340,7 @@ def _check_jokers(profile, table, new_table, played_counts, *, allow_free: bool)
         return 0
     locked = profile.jokers.table_jokers == "locked"
     strict_sets = not profile.jokers.take_from_joker_sets
-    if not locked and not strict_sets:
+    if not locked and not strict_sets and accept is None:
         return 0
     slots = [
         (j, face)
@@ -319,13 +349,26 @@ def _check_jokers(profile, table, new_table, played_counts, *, allow_free: bool)
         if t == joker
     ]
     reasons: list[str] = []
+    opening_short = False
     for mapping in permutations(range(len(slots)), len(old)):
-        outcome = _try_mapping(
-            profile, table, new_table, played_counts, old, slots, mapping, locked, allow_free
-        )
+        if locked or strict_sets:
+            outcome = _try_mapping(
+                profile, table, new_table, played_counts, old, slots, mapping, locked, allow_free
+            )
+        else:
+            outcome = 0  # free table jokers move like tiles
         if isinstance(outcome, int):
-            return outcome
+            if accept is None or accept(frozenset(slots[m][0] for m in mapping)):
+                return outcome
+            opening_short = True
+            continue
         reasons.append(outcome)
+    if opening_short:
+        raise IllegalMove(
+            "opening_below_threshold",
+            f"the initial meld needs {profile.initial_meld.threshold} from sets of rack tiles alone; "
+            "a set holding a table joker does not count",
+        )
     priority = sorted(set(reasons), key=lambda r: _REASON_ORDER.index(r))
     raise IllegalMove("joker_rule", priority[0] if priority else "table jokers are unaccounted for")
 

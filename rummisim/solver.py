@@ -19,8 +19,8 @@ play is the answer when it meets the opening rules); positions outside its scope
 (``rearrange=False``, a few locked-joker tables: three freed jokers, several rack
 jokers beside a freed one, too many sets that could hold freed jokers; tables where
 its decoding cannot fit every joker within ``jokers.max_per_set``; or past its
-fixed bound of states; an opening that frees a table joker and plays a rack joker, see
-``_dp_opening_sound``) go to the integer program (``solver_milp``, formulation
+fixed bound of states; a DP answer that ``validate_move`` refuses, such as an opening whose
+counted set holds the freed table joker) go to the integer program (``solver_milp``, formulation
 ``windows``, then ``patterns`` if that answer fails ``validate_move``; should both
 fail, ``SolverError``, which a game records as the bot's fault).
 
@@ -91,20 +91,6 @@ def _is_legal(profile, table, rack, result, *, opened: bool) -> bool:
     return True
 
 
-def _dp_opening_sound(profile, table, rack, result) -> bool:
-    """Whether a DP opening that passed ``validate_move`` keeps the rule that the opening
-    sets hold rack tiles only. ``validate_move`` counts a set toward the opening when its
-    tiles are among those played, and places the freed jokers in their own check, so with a
-    rack joker played and a table joker freed the set it counts may hold the freed joker
-    (004: the jokers are retrieved after the opening sets are laid). The MILP keeps the two
-    apart; such plays go to it."""
-    joker = profile.tileset.joker
-    if joker not in result.played:
-        return True
-    check = validate_move(profile, table, rack, result.table, result.played, opened=False)
-    return check.jokers_freed == 0
-
-
 BEAM_SHARE = 4  # with a budget, the exact search may spend all but 1/BEAM_SHARE of it
 
 
@@ -154,8 +140,6 @@ def solve(
                     beam = none
                 return _solution(beam, profile, proven=False, nodes=meter.spent + beam.nodes)
         if result and result.played and not _is_legal(profile, table, rack, result, opened=opened):
-            result = None
-        if result and result.played and initial and not _dp_opening_sound(profile, table, rack, result):
             result = None
         if result is not None:
             return _solution(result, profile, proven=True, nodes=meter.spent)

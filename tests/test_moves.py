@@ -232,6 +232,18 @@ def test_joker_retrieval_in_the_opening_turn_where_the_opening_may_touch_the_tab
         opened=False,
     )
     assert "needs 40" in short
+    # the opening sets and the joker rules are judged under one placement of the jokers: here
+    # the freed J(K13) can only sit in O8 J O10 O11 (J R2 R3 holds one rack tile), so that set
+    # is not rack-only and nothing else reaches 40
+    rejects(
+        "opening_below_threshold",
+        polish,
+        "K11 K12 J(K13) | R3 R4 R5 R6",
+        "K13 O8 O10 O11 J R2 B1",
+        "K11 K12 K13 | O8 J(O9) O10 O11 | J(R1) R2 R3 | R4 R5 R6",
+        "K13 O8 O10 O11 J R2",
+        opened=False,
+    )
     # standard's opening may not touch the table at all (000, 003)
     standard = load_profile("standard")
     rejects("opening_touched_table", standard, old, rack, new, rack, opened=False)
