@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from importlib import metadata
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from rummisim.bots import BOTS, BotError, make_bot, parse_bot_spec, split_bot_sp
 from rummisim.engine import GameRecord, play_game
 from rummisim.experiment import ExperimentError
 from rummisim.melds import format_meld, format_table, parse_table, table_tiles
-from rummisim.profile import ProfileError, RuleProfile, builtin_profiles, load_profile
+from rummisim.profile import MAX_SEARCH_BUDGET, ProfileError, RuleProfile, builtin_profiles, load_profile
 from rummisim.solver import OBJECTIVES, Solution, solve
 from rummisim.tiles import TileError, format_tiles, parse_tiles
 
@@ -29,21 +30,30 @@ class CliError(Exception):
     """A user error reported as one line with exit status 2."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with the CLI's error style: one line on stderr, exit 2 (``--help`` shows usage)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def _build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="rummisim", description="Rummikub rule-variant simulator for research."
     )
+    parser.add_argument("--version", action="version", version=f"rummisim {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help="play one seeded game and print a turn-by-turn log")
     play.add_argument("--profile", default="standard", help="built-in profile name or YAML path")
     play.add_argument(
         "--bots",
-        default="baseline,baseline,baseline",
+        default=None,
         help="comma-separated bots, one per seat: a name or NAME(key=value,...), e.g. "
-        f"'greedy,conservative(min_play=2),greedy' (available: {', '.join(sorted(BOTS))})",
+        f"'greedy,conservative(min_play=2),greedy' (available: {', '.join(sorted(BOTS))}; "
+        "default: baseline in as many seats as the profile's players.max allows, at most 3)",
     )
-    play.add_argument("--seed", type=int, default=0, help="game seed (same seed, same game)")
+    play.add_argument("--seed", type=_seed_int, default=0, help="game seed (same seed, same game)")
     play.add_argument("--quiet", action="store_true", help="print only the final scores")
 
     solve_cmd = sub.add_parser(
@@ -67,7 +77,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     solve_cmd.add_argument(
         "--budget",
-        type=_positive_int,
+        type=_budget_int,
         help="search units (DP states plus MILP nodes) the search may spend (default: the profile's)",
     )
     solve_cmd.add_argument("--json", action="store_true", help="print one JSON object instead of text")
@@ -102,12 +112,26 @@ def _build_parser() -> argparse.ArgumentParser:
     show.add_argument("profile", help="built-in profile name or YAML path")
     validate = psub.add_parser("validate", help="check a profile file")
     validate.add_argument("path", help="YAML path")
+    for command in (*sub.choices.values(), *psub.choices.values()):
+        command.formatter_class = argparse.ArgumentDefaultsHelpFormatter  # --help shows defaults
     return parser
+
+
+def _version() -> str:
+    try:
+        return metadata.version("rummisim")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def _cmd_play(args: argparse.Namespace) -> None:
     profile = load_profile(args.profile)
-    bots = [parse_bot_spec(text) for text in split_bot_specs(args.bots)]
+    if args.bots is None:
+        args.bots = ",".join(["baseline"] * max(profile.players.min, min(3, profile.players.max)))
+    try:
+        bots = [parse_bot_spec(text) for text in split_bot_specs(args.bots)]
+    except BotError as exc:
+        raise CliError(f"--bots: {exc}") from None
     if not bots:
         raise CliError("--bots: give at least two comma-separated bot names")
     rng = np.random.default_rng(0)
@@ -165,18 +189,32 @@ def format_game(record: GameRecord, profile: RuleProfile, seed: int) -> str:
     totals = "  ".join(f"seat {s}: {score:+d}" for s, score in enumerate(record.scores))
     lines.append(f"Final scores after {record.n_rounds} round(s): {totals}")
     tie = " (level on points; most rounds won breaks the tie)" if record.tied else ""
+    if record.match_capped:
+        lines.append(
+            f"Note: the match stopped at its cap of {profile.match.max_rounds} rounds (match.max_rounds) "
+            f"before anyone reached {profile.match.target_points} points"
+        )
     lines.append(f"Winner: seat {record.winner} ({record.bots[record.winner]}){tie}")
     return "\n".join(lines)
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
-    return value
+def _bounded_int(low: int, high: int):
+    """An argparse type: a whole number in ``low..high`` (an error line otherwise)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text) if len(text) <= 20 else None
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected a whole number {low}..{high}, got {text[:40]!r}")
+        return value
+
+    return parse
+
+
+_budget_int = _bounded_int(1, MAX_SEARCH_BUDGET)
+_seed_int = _bounded_int(0, 2**63 - 1)
 
 
 def _cmd_solve(args: argparse.Namespace) -> None:

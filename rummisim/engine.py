@@ -506,10 +506,7 @@ def _resolve_bots(profile, bots, bot_seeds):
     built, names = [], []
     for spec, bot_seed in zip(bots, bot_seeds, strict=True):
         rng = np.random.default_rng(bot_seed)
-        if isinstance(spec, str):
-            built.append(make_bot(spec, profile, rng))
-            names.append(spec)
-        elif hasattr(spec, "act"):
+        if hasattr(spec, "act"):
             built.append(spec)
             names.append(getattr(spec, "name", type(spec).__name__))
         else:

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from rummisim.bots import BOTS, BotError, bot_label, bot_name, make_bot
+from rummisim.bots import BOTS, BotError, bot_label, bot_name, make_bot, parse_bot_spec
 from rummisim.profile import (
     ProfileError,
     RuleProfile,
@@ -230,7 +230,10 @@ def experiment_from_dict(
         spec = spec.model_copy(update={"seed": seed})
 
     profiles = [_profile_data(entry, i, source, base_dir) for i, entry in enumerate(spec.profiles)]
-    lineups = [[_bot_spec(b) for b in lineup] for lineup in spec.lineups]
+    lineups = [
+        [_bot_spec(b, f"lineups[{i}][{seat}]", source) for seat, b in enumerate(lineup)]
+        for i, lineup in enumerate(spec.lineups)
+    ]
     for i, lineup in enumerate(lineups):
         _check_lineup(lineup, i, source)
     profile_keys, bot_keys = _split_sweep(spec.sweep, lineups, profiles, source)
@@ -257,6 +260,13 @@ def experiment_from_dict(
                 )
             cells.append(Cell(len(cells), "", profile, tuple(built_lineup), tuple(keys.items())))
     cells = _label_cells(cells, len(profiles) > 1, len(lineups) > 1)
+    labels = [c.label for c in cells]
+    twice = sorted({label for label in labels if labels.count(label) > 1})
+    if twice:
+        raise ExperimentError(
+            f"{source}: key 'profiles': two cells would both be labelled {twice[0]!r} and could not "
+            "be told apart in the results; give the profiles different 'name:'s"
+        )
     # With rotation every deal is played once per seat, so round up to whole rotations.
     step = _lcm([c.rotations for c in cells]) if spec.rotate_seats else 1
     per_cell = -(-spec.games // step) * step
@@ -296,9 +306,14 @@ def _lcm(values: list[int]) -> int:
     return int(np.lcm.reduce(np.array(values, dtype=np.int64)))
 
 
-def _bot_spec(entry: str | BotEntry) -> str | dict[str, Any]:
+def _bot_spec(entry: str | BotEntry, key: str, source: str) -> str | dict[str, Any]:
+    """A lineup entry as a bot spec: a name, ``NAME(key=value,...)`` (parsed by the one bot-spec
+    grammar of the CLI) or ``{name: ..., params: ...}``."""
     if isinstance(entry, str):
-        return entry
+        try:
+            return parse_bot_spec(entry)
+        except BotError as exc:
+            raise ExperimentError(f"{source}: key '{key}': {exc}") from None
     return {"name": entry.name, "params": dict(entry.params)} if entry.params else entry.name
 
 

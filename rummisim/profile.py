@@ -111,8 +111,11 @@ class JokersSpec(_Section):
     group_any_missing_colour: bool = True
 
 
+MAX_SEARCH_BUDGET = 10**9  # search units per turn; far past what any search here spends
+
+
 class TimeLimitSpec(_Section):
-    search_budget: int | None = Field(ge=1)
+    search_budget: int | None = Field(ge=1, le=MAX_SEARCH_BUDGET)
     timeout_draw: int = Field(ge=0, le=10)
     on_timeout: Literal["penalty", "best_found"] = "penalty"
 
@@ -195,7 +198,7 @@ class RuleProfile(_Section):
 MAX_YAML_BYTES = 1 << 20  # a profile or experiment file is a few hundred bytes
 MAX_YAML_DEPTH = 64  # nested collections
 MAX_YAML_NODES = 100_000  # nodes after aliases are expanded (an alias bomb is refused)
-MAX_INT_DIGITS = 18  # every integer key is far below 10**18; longer ones are refused
+MAX_INT_DIGITS = 30  # far past every integer key's own bound (those name the key); longer are refused
 
 
 class _YamlLimit(Exception):
@@ -353,12 +356,20 @@ def _load_raw(path: Path, chain: tuple[Path, ...]) -> dict:
     data = read_yaml(path, ProfileError)
     if not isinstance(data, dict):
         raise ProfileError(f"{path}: a profile must be a YAML mapping of keys, got {type(data).__name__}")
+    if "name" not in data:
+        data = {"name": path.stem, **data}  # a file without a name is named after itself
     base_ref = data.get("extends")
     if base_ref is None:
         return data
     if not isinstance(base_ref, str):
-        raise ProfileError(f"{path}: key 'extends': expected a profile name or path, got {base_ref!r}")
-    base = _load_raw(_resolve_reference(base_ref, path), (*chain, resolved))
+        raise ProfileError(
+            f"{path}: key 'extends': expected a profile name or path, got {_excerpt(base_ref)}"
+        )
+    try:
+        base_path = _resolve_reference(base_ref, path)
+    except ProfileError as exc:
+        raise ProfileError(f"{path}: key 'extends': {exc}") from None
+    base = _load_raw(base_path, (*chain, resolved))
     base.pop("description", None)  # a description describes one file, never inherited
     return _merge(base, data)
 

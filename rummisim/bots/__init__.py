@@ -36,6 +36,8 @@ BOTS: dict[str, type[Bot]] = {
 def make_bot(spec: str | Mapping[str, Any], profile: RuleProfile, rng: np.random.Generator) -> Bot:
     """Build a bot from a name or ``{name: ..., params: {...}}``; raise ``BotError`` if invalid."""
     if isinstance(spec, str):
+        spec = parse_bot_spec(spec)  # "greedy" or "conservative(min_play=2)": one grammar everywhere
+    if isinstance(spec, str):
         name, params = spec, {}
     elif isinstance(spec, Mapping):
         unknown = set(spec) - {"name", "params"}
@@ -51,14 +53,19 @@ def make_bot(spec: str | Mapping[str, Any], profile: RuleProfile, rng: np.random
 
 
 def bot_name(spec: str | Mapping[str, Any]) -> str:
-    """The registered name in a bot spec (``"greedy"`` or ``{name: ..., params: ...}``)."""
+    """The registered name in a bot spec (``"greedy"``, ``"conservative(min_play=2)"`` or
+    ``{name: ..., params: ...}``)."""
+    if isinstance(spec, str):
+        spec = parse_bot_spec(spec)
     return spec if isinstance(spec, str) else str(spec["name"])
 
 
 def bot_label(spec: str | Mapping[str, Any]) -> str:
     """A short label for a bot spec, also accepted by ``parse_bot_spec``: ``conservative(min_play=2)``."""
     if isinstance(spec, str):
-        return spec
+        spec = parse_bot_spec(spec)
+        if isinstance(spec, str):
+            return spec
     params = spec.get("params") or {}
     if not params:
         return str(spec["name"])

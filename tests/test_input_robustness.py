@@ -1,0 +1,107 @@
+"""Bad input at the CLI and the loaders: one short line, exit 2, never a traceback; names and the
+one bot-spec grammar."""
+
+from __future__ import annotations
+
+import pytest
+
+from rummisim import ProfileError, experiment_from_dict, load_profile, play_game
+from rummisim.cli import main
+from rummisim.experiment import ExperimentError
+
+
+def one_line_error(capsys, args) -> str:
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    return err
+
+
+def cli_exit(capsys, args) -> str:
+    """argparse errors leave through SystemExit(2)."""
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    return err
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["play", "--seed", "-1"], "--seed: expected a whole number 0.."),
+        (["play", "--seed", "9" * 5000], "--seed: expected a whole number"),
+        (["solve", "--rack", "R4", "--budget", str(2**70)], "--budget: expected a whole number 1..1000000000"),
+        (["solve", "--rack", "R4", "--budget", "0"], "--budget"),
+        (["nonsense"], "invalid choice"),
+    ],
+)
+def test_bad_flags_are_one_line(capsys, args, fragment):
+    assert fragment in cli_exit(capsys, args)
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out.startswith("rummisim ")
+
+
+def test_play_fits_its_default_bots_to_the_profile(tmp_path, capsys):
+    two = tmp_path / "two.yaml"
+    two.write_text("extends: standard\nplayers: {min: 2, max: 2}\n")
+    assert main(["play", "--profile", str(two), "--quiet"]) == 0
+    assert "seat 1" in capsys.readouterr().out
+
+
+def test_a_capped_match_says_so(tmp_path, capsys):
+    long = tmp_path / "long.yaml"
+    long.write_text("extends: ramino-discard\nmatch: {target_points: 100000, max_rounds: 1}\n")
+    assert main(["play", "--profile", str(long), "--quiet"]) == 0
+    assert "stopped at its cap of 1 rounds" in capsys.readouterr().out
+
+
+def test_a_profile_without_a_name_takes_its_file_stem(tmp_path, capsys):
+    mine = tmp_path / "my-rules.yaml"
+    mine.write_text("extends: standard\nrack_size: 13\n")
+    assert load_profile(mine).name == "my-rules"
+    assert main(["profiles", "validate", str(mine)]) == 0
+    assert "profile 'my-rules'" in capsys.readouterr().out
+
+
+def test_extends_a_missing_file_names_the_file_that_asked(tmp_path):
+    asker = tmp_path / "asker.yaml"
+    asker.write_text("extends: nothere.yaml\n")
+    with pytest.raises(ProfileError) as info:
+        load_profile(asker)
+    assert str(info.value).startswith(f"{asker}: key 'extends':") and "nothere.yaml" in str(info.value)
+
+
+@pytest.mark.parametrize("budget", [2**64, 10**9 + 1])
+def test_search_budget_has_an_upper_bound(tmp_path, budget):
+    path = tmp_path / "big.yaml"
+    path.write_text(f"extends: standard\ntime_limit: {{search_budget: {budget}}}\n")
+    with pytest.raises(ProfileError, match="time_limit.search_budget"):
+        load_profile(path)
+
+
+EXPERIMENT = {"name": "e", "seed": 1, "games": 2, "lineups": [["greedy", "baseline"]]}
+
+
+def test_two_cells_with_one_label_are_refused():
+    twin = {"base": "standard", "name": "standard", "overrides": {"rack_size": 13}}
+    same = {**EXPERIMENT, "profiles": ["standard", twin]}
+    with pytest.raises(ExperimentError, match="both be labelled 'standard'"):
+        experiment_from_dict(same, "e.yaml")
+
+
+def test_one_bot_spec_grammar_everywhere():
+    spec = {**EXPERIMENT, "profiles": ["standard"], "lineups": [["conservative(min_play=2)", "greedy"]]}
+    exp = experiment_from_dict(spec, "e.yaml")
+    assert exp.cells[0].lineup[0] == {"name": "conservative", "params": {"min_play": 2}}
+    record = play_game(load_profile("standard"), ["conservative(min_play=2)", "greedy"], 3)
+    assert record.bots == ("conservative(min_play=2)", "greedy")
+    bad = {**spec, "lineups": [["conservative(min_play=0)", "greedy"]]}
+    with pytest.raises(ExperimentError, match=r"lineups\[0\]\[0\].*min_play"):
+        experiment_from_dict(bad, "e.yaml")
