@@ -319,7 +319,12 @@ def solve_milp(
     if initial:
         o_row, value_row = {}, {}
         for faces in _windows(profile):
-            window = _add_window(model, profile, faces, r, r_jokers, numbered_rows, joker_row, slot_rows)
+            # the opening sets' joker slots hold rack jokers (``rack_joker_use``), never a table
+            # joker: they are not slots a kept table joker may take (their own rows, unused)
+            rack_only_slots: dict[int, dict[int, float]] = defaultdict(dict)
+            window = _add_window(
+                model, profile, faces, r, r_jokers, numbered_rows, joker_row, rack_only_slots
+            )
             if window is None:
                 continue
             window_cols.append(window)

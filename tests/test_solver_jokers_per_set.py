@@ -349,3 +349,16 @@ def test_dp_agrees_with_milp_on_random_joker_positions(name, n, seed, objective)
             validate_move(profile, table, rack, got.table, got.played, opened=True)
         assert score(profile, got.played, objective) == want, where
     assert answered >= n // 2  # the DP answers most of them itself
+
+
+def test_an_opening_set_holds_a_rack_joker_never_a_kept_table_joker():
+    """Where the opening may touch the table, the opening sets are rack tiles alone (004: the
+    table is used "after coming out with the initial 40"): a kept table joker may move into a
+    new set, but that set does not count. Found by the readings experiment: the MILP's opening
+    sets lent their joker slot to the kept J(B13) and every formulation returned an illegal
+    opening (SolverError)."""
+    ramino = load_profile("ramino-discard")
+    table = "K11 R11 O11 | B11 B12 J(B13)"
+    rack = "K4 K8 K9 K13 R1 R1 R8 R13 O3 O3 O12 B1 B3 B4 J"
+    solution = best_everywhere(ramino, table, rack, initial=True)
+    assert solution.tiles_placed == 4  # K13 R13 J plus B1 on the table run: 39 from the rack
