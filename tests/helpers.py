@@ -48,3 +48,16 @@ class ScriptBot:
         if view.phase == "discard":
             return Discard(view.rack[-1])
         return Draw() if view.phase == "start" else Pass()
+
+
+def tile_near_table(table, ts, rng) -> int:
+    """A random tile near a table set (random positions): a face of some set moved up to 3
+    values along its run, or the same value in another colour."""
+    meld = table[int(rng.integers(len(table)))]
+    face = meld.faces[int(rng.integers(len(meld.faces)))]
+    colour, value = ts.colour_of(face), ts.value_of(face)
+    if rng.random() < 0.6:
+        value = min(ts.values, max(1, value + int(rng.integers(-3, 4))))
+    else:
+        colour = int(rng.integers(ts.colours))
+    return ts.code(colour, value)

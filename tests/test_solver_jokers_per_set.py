@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from helpers import table as parse_table_text
 from helpers import tiles as parse_tiles_text
-from helpers import with_overrides
+from helpers import tile_near_table, with_overrides
 
 from rummisim import load_profile
 from rummisim.melds import format_table, make_meld, max_jokers_in_set, set_catalogue
@@ -283,14 +283,7 @@ def random_position(profile, rng):
         if len(rack) >= size:
             break
         if table and rng.random() < 0.5:
-            meld = table[int(rng.integers(len(table)))]
-            face = meld.faces[int(rng.integers(len(meld.faces)))]
-            colour, value = ts.colour_of(face), ts.value_of(face)
-            if rng.random() < 0.6:
-                value = min(ts.values, max(1, value + int(rng.integers(-3, 4))))
-            else:
-                colour = int(rng.integers(ts.colours))
-            take(ts.code(colour, value))
+            take(tile_near_table(table, ts, rng))
         else:
             take(int(rng.integers(joker)))
     if not rack:

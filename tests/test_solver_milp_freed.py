@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import with_overrides
+from helpers import tile_near_table, with_overrides
 
 from rummisim import load_profile, parse_table, parse_tiles
 from rummisim.melds import format_table, make_meld, max_jokers_in_set, set_catalogue
@@ -246,14 +246,7 @@ def random_locked_position(profile, rng, *, max_run: int = 6, long_runs: float =
     while len(rack) < size:
         roll = rng.random()
         if roll < 0.45:  # near a table set: extends runs, fills groups, sits by joker faces
-            meld = table[int(rng.integers(len(table)))]
-            face = meld.faces[int(rng.integers(len(meld.faces)))]
-            colour, value = ts.colour_of(face), ts.value_of(face)
-            if rng.random() < 0.6:
-                value = min(ts.values, max(1, value + int(rng.integers(-3, 4))))
-            else:
-                colour = int(rng.integers(ts.colours))
-            take(ts.code(colour, value))
+            take(tile_near_table(table, ts, rng))
         elif roll < 0.5:
             take(joker)
             if not supply[joker]:
