@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from helpers import table as parse_table_text
-from helpers import tiles as parse_tiles_text
 from helpers import tile_near_table, with_overrides
+from helpers import tiles as parse_tiles_text
 
 from rummisim import load_profile
 from rummisim.melds import format_table, make_meld, max_jokers_in_set, set_catalogue
