@@ -38,9 +38,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="rummisim", description="Rummikub rule-variant simulator for research."
-    )
+    parser = _Parser(prog="rummisim", description="Rummikub rule-variant simulator for research.")
     parser.add_argument("--version", action="version", version=f"rummisim {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -296,25 +294,54 @@ def format_solution(
     return "\n".join(lines)
 
 
+def _os_error(exc: OSError) -> str:
+    """One line for a failed read or write: the file and the system's reason."""
+    where = f"{exc.filename}: " if exc.filename else ""
+    return f"{where}{exc.strerror or exc}"
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
+    try:
+        return _run_and_report(args)
+    except KeyboardInterrupt:  # outside the playing loop, which saves its chunks and says how to resume
+        print("rummisim: interrupted", file=sys.stderr)
+        return 130
+    except OSError as exc:
+        raise CliError(_os_error(exc)) from None
+
+
+def _run_and_report(args: argparse.Namespace) -> int:
+    import os
+    import shlex
+
     import joblib
 
     from rummisim.experiment import load_experiment
-    from rummisim.runner import run_experiment
+    from rummisim.runner import check_backend, run_experiment
 
+    if args.jobs is not None and args.jobs < 1:
+        raise CliError(f"--jobs: expected a whole number of workers >= 1, got {args.jobs}")
+    check_backend(args.backend, args.scheduler)
     experiment = load_experiment(args.experiment, games=args.games, seed=args.seed)
     jobs = args.jobs if args.jobs is not None else joblib.cpu_count()
-    if jobs < 1:
-        raise CliError(f"--jobs: expected a positive number of workers, got {jobs}")
-    if args.scheduler and args.backend != "dask":
-        raise CliError("--scheduler: only used with --backend dask")
     out = args.out or f"results/{experiment.name}"
     cells = len(experiment.cells)
-    print(
-        f"{experiment.name}: {cells} cell(s) x {experiment.games} games = {cells * experiment.games} games, "
-        f"{jobs} job(s), backend {args.backend} -> {out}",
-        file=sys.stderr,
-    )
+
+    def started(workers: int, chunks: int) -> None:
+        """Printed once every check has passed, so bad input is one error line and nothing more."""
+        cores = os.cpu_count() or 1
+        if jobs > cores:
+            print(
+                f"rummisim: warning: --jobs {jobs} is more than the {cores} CPU core(s); games are "
+                f"CPU-bound, so extra workers only add memory ({workers} started: one per chunk at most)",
+                file=sys.stderr,
+            )
+        print(
+            f"{experiment.name}: {cells} cell(s) x {experiment.games} games = {cells * experiment.games} "
+            f"games, {chunks} chunk(s) to play on {workers} worker(s), backend {args.backend} -> {out}",
+            file=sys.stderr,
+        )
+
     result = run_experiment(
         experiment,
         out,
@@ -325,16 +352,25 @@ def _cmd_run(args: argparse.Namespace) -> int:
         scheduler=args.scheduler,
         progress=False if args.quiet else None,
         summarize=args.no_report,  # otherwise the report writes the summary, computed once for both
+        on_start=started,
     )
     if result.interrupted:
+        if result.removed:
+            print(f"interrupted before any game was saved; nothing was left in {out}", file=sys.stderr)
+            return 130
         print(
             f"interrupted: {result.games_done} of {result.games_total} games are saved in {out}; "
-            f"resume with: rummisim run {args.experiment} --out {out} --resume"
+            f"resume with: rummisim run {shlex.quote(args.experiment)} --out {shlex.quote(out)} --resume"
             + (f" --games {args.games}" if args.games else "")
             + (f" --seed {args.seed}" if args.seed is not None else ""),
             file=sys.stderr,
         )
         return 130
+    if result.replayed:
+        print(
+            f"resume: {len(result.replayed)} damaged chunk(s) played again (first: {result.replayed[0]})",
+            file=sys.stderr,
+        )
     rate = result.games_played / result.seconds if result.seconds else 0.0
     print(
         f"done: {result.games_total} games ({result.games_played} played now, {rate:.1f} games/s), "
@@ -342,15 +378,27 @@ def _cmd_run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     if not args.no_report:
-        _report(out)
+        return _report(out, after_run=True)
     return 0
 
 
-def _report(out: str) -> None:
-    from rummisim.report import write_report
+def _report(out: str, after_run: bool = False) -> int:
+    """Write the report; Ctrl-C leaves the previous report.md (it is replaced atomically)."""
+    try:
+        from rummisim.report import write_report
 
-    path = write_report(out)
+        path = write_report(out)
+    except KeyboardInterrupt:
+        done = f"the results in {out} are complete, but " if after_run else ""
+        print(
+            f"rummisim: interrupted: {done}report.md was not updated; write it with: rummisim report {out}",
+            file=sys.stderr,
+        )
+        return 130
+    except OSError as exc:
+        raise CliError(_os_error(exc)) from None
     print(f"report: {path} (charts in {Path(out) / 'charts'})", file=sys.stderr)
+    return 0
 
 
 def _cmd_profiles(args: argparse.Namespace) -> None:
@@ -372,8 +420,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "run":
             return _cmd_run(args)
         if args.command == "report":
-            _report(args.results)
-            return 0
+            return _report(args.results)
         if args.command == "play":
             _cmd_play(args)
         elif args.command == "solve":

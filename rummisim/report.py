@@ -4,17 +4,25 @@ The report holds the per-cell summary (game length, first-seat advantage, how
 rounds end, faults), the bots' win rates, paired comparisons against cell 0, and
 the charts of `rummisim.plots`, each with 95% intervals. A chart whose data is
 missing (no sweep, no match profile, a single cell) is skipped with a note.
+
+Every file is replaced atomically (a temp file, then a rename), so an interrupted report leaves
+the previous one whole. A folder whose ``manifest.json`` is missing but whose tables are intact is
+reported from the tables, and the report says so.
 """
 
 from __future__ import annotations
 
+import os
+import re
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
 
 from rummisim import plots, stats
-from rummisim.runner import load_results, write_summary
+from rummisim.results import load_results
+from rummisim.runner import write_summary
 
 CHART_DIR = "charts"
 
@@ -25,6 +33,23 @@ def _ci(value: float, low: float, high: float, percent: bool = False, digits: in
     if percent:
         return f"{100 * value:.{digits}f}% [{100 * low:.{digits}f}, {100 * high:.{digits}f}]"
     return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def _pp(value: float, low: float, high: float, digits: int = 1) -> str:
+    """A difference of two rates in percentage points, signed, with its interval clipped to the
+    possible range [-100, 100]: ``+2.9 [1.6, 4.3]``."""
+    if pd.isna(value):
+        return "–"
+
+    def clip(x: float) -> float:
+        return min(100.0, max(-100.0, 100 * x))
+
+    return f"{clip(value):+.{digits}f} [{clip(low):.{digits}f}, {clip(high):.{digits}f}]"
+
+
+def _prr(row: pd.Series, stem: str, value: str | None = None) -> str:
+    """``_pp`` of a summary row's ``value`` (default ``stem``) and its ``stem_low``/``stem_high``."""
+    return _pp(row[value or stem], row[f"{stem}_low"], row[f"{stem}_high"])
 
 
 def _cr(row: pd.Series, stem: str, value: str | None = None, **kwargs) -> str:
@@ -38,12 +63,27 @@ def _p(p: float) -> str:
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
+_BREAKS = re.compile(r"[\r\n\t\v\f\x85\u2028\u2029]+")
+
+
+def _cell(value: object) -> str:
+    """Text safe inside one Markdown table cell: line breaks become spaces, ``|`` and ``\\`` are
+    escaped."""
+    text = _BREAKS.sub(" ", str(value))
+    return text.replace("\\", "\\\\").replace("|", "\\|")
+
+
+def _line(text: object) -> str:
+    """Text safe on one Markdown line (a heading or a list item)."""
+    return _BREAKS.sub(" ", str(text))
+
+
 def _table(rows: list[dict]) -> str:
     if not rows:
         return "_(no rows)_\n"
     head = list(rows[0])
-    lines = ["| " + " | ".join(head) + " |", "| " + " | ".join("---" for _ in head) + " |"]
-    lines += ["| " + " | ".join(str(r[h]).replace("|", "/") for h in head) + " |" for r in rows]
+    lines = ["| " + " | ".join(_cell(h) for h in head) + " |", "| " + " | ".join("---" for _ in head) + " |"]
+    lines += ["| " + " | ".join(_cell(r[h]) for h in head) + " |" for r in rows]
     return "\n".join(lines) + "\n"
 
 
@@ -57,7 +97,7 @@ def _cells_table(summary: pd.DataFrame, keys: list[str]) -> str:
                 "games": int(r["games"]),
                 "turns per round, mean [95% CI]": _cr(r, "turns_mean"),
                 "first player wins [95% CI]": _cr(r, "first_seat", value="first_seat_win_rate", percent=True),
-                "first-seat advantage (pp)": _cr(r, "first_seat_advantage", percent=True),
+                "first-seat advantage (pp)": _prr(r, "first_seat_advantage"),
                 "pool exhausted": _cr(r, "pool_exhausted", value="pool_exhausted_rate", percent=True),
                 "points left (losers)": _cr(r, "points_left_losers_mean"),
                 "rounds per match": _cr(r, "rounds_per_match_mean", digits=2),
@@ -77,7 +117,7 @@ def _paired_table(summary: pd.DataFrame) -> str:
                 "cell": f"{int(r['cell'])}: {r['cell_label']}",
                 "turns per round, change [95% CI]": _cr(r, "turns_diff_vs_cell0"),
                 "p (turns)": _p(r["turns_diff_vs_cell0_p"]),
-                "first-player win rate, change (pp)": _cr(r, "first_seat_diff_vs_cell0", percent=True),
+                "first-player win rate, change (pp)": _prr(r, "first_seat_diff_vs_cell0"),
                 "p (first seat)": _p(r["first_seat_diff_vs_cell0_p"]),
             }
         )
@@ -95,14 +135,12 @@ def _comparisons_table(comparisons: pd.DataFrame, summary: pd.DataFrame) -> str:
         turns, first = by.loc["turns"], by.loc["first_seat_won"]
         row["turns per round, change [95% CI]"] = _ci(turns["diff"], turns["diff_low"], turns["diff_high"])
         row["p (turns)"] = _p(turns["p_value"])
-        row["first-player win rate, change (pp)"] = _ci(
-            first["diff"], first["diff_low"], first["diff_high"], percent=True
-        )
+        row["first-player win rate, change (pp)"] = _pp(first["diff"], first["diff_low"], first["diff_high"])
         row["p (first seat)"] = _p(first["p_value"])
         for measure, r in by.iterrows():
             if measure.startswith("won:"):
                 bot = measure.removeprefix("won:")
-                change = _ci(r["diff"], r["diff_low"], r["diff_high"], percent=True)
+                change = _pp(r["diff"], r["diff_low"], r["diff_high"])
                 row[f"{bot} win rate, change (pp)"] = change
                 row[f"p ({bot})"] = _p(r["p_value"])
         row["rounds per match"] = (
@@ -124,7 +162,7 @@ def _bots_table(bots: pd.DataFrame) -> str:
                 "win rate [95% CI]": _cr(r, "win", value="win_rate", percent=True),
                 "fair share": f"{100 * r['fair_share']:.1f}%",
                 "mean score [95% CI]": _cr(r, "score_mean"),
-                "win rate vs cell 0 (pp)": _cr(r, "win_rate_diff_vs_cell0", percent=True),
+                "win rate vs cell 0 (pp)": _prr(r, "win_rate_diff_vs_cell0"),
                 "p": _p(r["win_rate_diff_vs_cell0_p"]),
             }
         )
@@ -168,42 +206,86 @@ def charts(data: dict, keys: list[str], bots: pd.DataFrame) -> list[tuple[str, s
     ]  # fmt: skip
 
 
+def _reproduce(out: Path, manifest: dict, experiment: dict) -> str:
+    """The ``rummisim run`` command that plays the run again, with ``--out`` when the run used
+    another folder than the default ``results/<name>``."""
+    command = [
+        "rummisim", "run", str(experiment["source"]),
+        "--seed", str(experiment["seed"]), "--games", str(experiment["requested_games_per_cell"]),
+    ]  # fmt: skip
+    given = str(manifest.get("out") or out)
+    resolved = Path(manifest.get("out_resolved") or out.resolve())
+    default = Path("results") / str(experiment["name"])
+    if Path(given) != default and resolved != (Path.cwd() / default).resolve():
+        command += ["--out", given]
+    return shlex.join(command)
+
+
+def _header(out: Path, manifest: dict, experiment: dict) -> list[str]:
+    intervals = (
+        "- Intervals are 95%: Wilson for rates, bootstrap for means, paired t for differences "
+        "(pairs share a deal, rotation and round)."
+    )
+    faults = manifest.get("faults", {}).get("games", 0)
+    if manifest.get("manifest_missing"):
+        return [
+            f"# {_line(experiment['name'])}",
+            "",
+            f"- **manifest.json was missing**: this report is built from the tables in {_line(out)} alone, "
+            "so the experiment file, root seed, versions and the faults' replay commands are unknown, "
+            "and so is any `compare:` pair.",
+            f"- {len(experiment['cells'])} cell(s), up to {experiment['games_per_cell']} games per cell",
+            f"- Games with faults: {faults} (bot errors, illegal moves, turn caps, crashes)",
+            intervals,
+        ]
+    return [
+        f"# {_line(experiment['name'])}",
+        "",
+        experiment.get("description") or "",
+        "",
+        f"- Reproduce: `{_line(_reproduce(out, manifest, experiment))}`",
+        f"- {len(experiment['cells'])} cell(s) x {experiment['games_per_cell']} games "
+        f"({'seat rotation on' if experiment['rotate_seats'] else 'no seat rotation'}); "
+        f"root seed {experiment['seed']}; rummisim {manifest.get('package_version')}, "
+        f"commit {str(manifest.get('git_commit') or 'unknown')[:10]}",
+        f"- Games with faults: {faults} "
+        "(bot errors, illegal moves, turn caps, crashes; listed with replay commands in manifest.json)",
+        intervals,
+    ]
+
+
+def _replace(path: Path, write: Callable[[Path], object]) -> None:
+    """``write`` a temp file beside ``path`` (same suffix), then rename it over ``path``."""
+    tmp = path.with_name(f".tmp-{path.name}")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
 def write_report(out: str | Path) -> Path:
     """Write ``report.md`` and ``charts/*.png`` (and refresh ``summary.csv`` and
-    ``summary_bots.csv``, computed once for both) for a finished run; return the report's path."""
+    ``summary_bots.csv``, computed once for both) for a finished run; return the report's path.
+
+    Each file is replaced atomically. A folder whose manifest is missing is reported from its
+    tables (the report says so); any other problem with the folder is a one-line ``ExperimentError``.
+    """
     out = Path(out)
-    data = load_results(out)
+    data = load_results(out, require_manifest=False)
     manifest = data["manifest"]
     experiment = manifest["experiment"]
     keys = list(experiment.get("sweep_keys", []))
     summary, bots = write_summary(out, data)
 
-    lines = [
-        f"# {experiment['name']}",
-        "",
-        experiment.get("description") or "",
-        "",
-        f"- Reproduce: `rummisim run {experiment['source']} --seed {experiment['seed']} "
-        f"--games {experiment['requested_games_per_cell']}`",
-        f"- {len(experiment['cells'])} cell(s) x {experiment['games_per_cell']} games "
-        f"({'seat rotation on' if experiment['rotate_seats'] else 'no seat rotation'}); "
-        f"root seed {experiment['seed']}; rummisim {manifest.get('package_version')}, "
-        f"commit {str(manifest.get('git_commit') or 'unknown')[:10]}",
-        f"- Games with faults: {manifest.get('faults', {}).get('games', 0)} "
-        "(bot errors, illegal moves, turn caps, crashes; listed with replay commands in manifest.json)",
-        "- Intervals are 95%: Wilson for rates, bootstrap for means, paired t for differences "
-        "(pairs share a deal, rotation and round).",
-        "",
-        "## Cells",
-        "",
-        _cells_table(summary, keys),
-    ]
+    lines = [*_header(out, manifest, experiment), "", "## Cells", "", _cells_table(summary, keys)]
     if len(summary) > 1:
         lines += ["## Paired changes against cell 0", "", _paired_table(summary)]
     pairs = [(c["cell"], c["baseline"]) for c in experiment.get("compare", [])]
     if pairs:
         comparisons = stats.compare_pairs(data["games"], data["seats"], pairs)
-        comparisons.to_csv(out / "comparisons.csv", index=False)
+        _replace(out / "comparisons.csv", lambda tmp: comparisons.to_csv(tmp, index=False))
         lines += [
             "## Paired comparisons (`compare:`)",
             "",
@@ -217,13 +299,12 @@ def write_report(out: str | Path) -> Path:
         try:
             fig = draw()
         except plots.NoData as exc:
-            lines += [f"- {title}: skipped ({exc}).", ""]
+            lines += [f"- {title}: skipped ({_line(exc)}).", ""]
             (chart_dir / f"{stem}.png").unlink(missing_ok=True)
             continue
-        plots.save(fig, chart_dir / f"{stem}.png")
+        chart_dir.mkdir(parents=True, exist_ok=True)
+        _replace(chart_dir / f"{stem}.png", lambda tmp, fig=fig: plots.save(fig, tmp))
         lines += [f"### {title}", "", f"![{title}]({CHART_DIR}/{stem}.png)", ""]
     path = out / "report.md"
-    tmp = out / ".report.md.tmp"
-    tmp.write_text("\n".join(lines))
-    tmp.replace(path)
+    _replace(path, lambda tmp: tmp.write_text("\n".join(lines)))
     return path

@@ -21,13 +21,14 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import functools
+import hashlib
 import json
 import os
 import shutil
 import subprocess
 import sys
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,10 +42,13 @@ from rummisim.bots import bot_label, bot_name
 from rummisim.engine import END_CAPPED, play_game
 from rummisim.experiment import Cell, Experiment, ExperimentError
 from rummisim.profile import RuleProfile, profile_from_dict
+from rummisim.results import TABLES, load_results, read_manifest
 
-TABLES = ("games", "seats", "matches")
 ROW_GROUP = 65_536  # rows per Parquet row group in the merged files, whatever the chunk size
 DEFAULT_CHUNK = 50
+MAX_CHUNK = 10_000  # games per chunk: a worker holds a chunk's rows as Python lists until it returns
+MAX_CHUNKS = 1_000_000  # chunks per run: the plan is a list held in memory
+CHUNK_RECORD = "chunk.json"  # in each chunk folder: its games, and each file's rows, size and SHA-256
 MAX_LISTED_FAULTS = 200
 END_NAMES = {"out": "out", "pool_exhausted": "pool_exhausted", END_CAPPED: "turn_cap"}
 
@@ -116,9 +120,7 @@ _COLUMNS = {
 
 def schemas(experiment: Experiment) -> dict[str, pa.Schema]:
     """The Arrow schema of each output table (sweep-key columns typed from their values)."""
-    key_types = {
-        k: _key_type([dict(c.keys).get(k) for c in experiment.cells]) for k in experiment.sweep_keys
-    }
+    key_types = {k: _key_type([dict(c.keys).get(k) for c in experiment.cells]) for k in experiment.sweep_keys}
     ids = _id_fields(key_types)
     return {
         name: pa.schema(ids + [pa.field(column, kind) for column, kind in columns.items()])
@@ -257,8 +259,25 @@ def _add_record(rows, ident, record, seats, rotation) -> None:
     )  # fmt: skip
 
 
+def check_chunk_size(chunk_size: int | None) -> int:
+    """The chunk size to use: ``DEFAULT_CHUNK`` for None, else a whole number in 1..MAX_CHUNK."""
+    if chunk_size is None:
+        return DEFAULT_CHUNK
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or not 1 <= chunk_size <= MAX_CHUNK:
+        raise ExperimentError(
+            f"--chunk-size: expected a whole number of games 1..{MAX_CHUNK}, got {chunk_size!r}"
+        )
+    return chunk_size
+
+
 def plan_chunks(experiment: Experiment, chunk_size: int) -> list[Chunk]:
     """Every chunk of the experiment, in the fixed order the merged files use."""
+    n_chunks = len(experiment.cells) * -(-experiment.games // chunk_size)
+    if n_chunks > MAX_CHUNKS:
+        raise ExperimentError(
+            f"--games: {len(experiment.cells)} cell(s) x {experiment.games} games in chunks of {chunk_size} "
+            f"is {n_chunks} chunks, over the limit of {MAX_CHUNKS}; lower --games or raise --chunk-size"
+        )
     chunks = []
     for cell in experiment.cells:
         profile_json = json.dumps(cell.profile.to_dict(), sort_keys=True)
@@ -284,24 +303,129 @@ def plan_chunks(experiment: Experiment, chunk_size: int) -> list[Chunk]:
 # ----- the results folder ----------------------------------------------------------------------
 
 
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def _write_chunk(out: Path, chunk: Chunk, tables: dict[str, pa.Table]) -> None:
-    """Write a chunk's three files into a temp folder, then rename it: done or absent, never half."""
+    """Write a chunk's three files and its record into a temp folder, then rename it: done or
+    absent, never half. The record (``chunk.json``) holds each file's rows, size and SHA-256, so a
+    chunk damaged later is found and replayed by ``--resume``."""
     final = out / "chunks" / chunk.name
     tmp = out / "chunks" / f".tmp-{chunk.name}-{os.getpid()}"
     if tmp.exists():
         shutil.rmtree(tmp)
     tmp.mkdir(parents=True)
-    for name, table in tables.items():
-        pq.write_table(table, tmp / f"{name}.parquet")
-    os.replace(tmp, final)
+    try:
+        record: dict[str, Any] = {"chunk": chunk.name, "games": chunk.stop - chunk.start, "files": {}}
+        for name, table in tables.items():
+            path = tmp / f"{name}.parquet"
+            pq.write_table(table, path)
+            record["files"][f"{name}.parquet"] = {
+                "rows": table.num_rows, "bytes": path.stat().st_size, "sha256": _sha256(path),
+            }  # fmt: skip
+        (tmp / CHUNK_RECORD).write_text(json.dumps(record, indent=1) + "\n")
+        if final.exists():  # a damaged copy found by done_chunks: the new one replaces it
+            shutil.rmtree(final)
+        os.replace(tmp, final)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
 
 
-def done_chunks(out: Path) -> set[str]:
-    """Names of the chunks already written (leftover temp folders from a kill are ignored)."""
+def chunk_problem(folder: Path, games: int) -> str | None:
+    """Why a written chunk folder cannot be used (None when it is intact).
+
+    A chunk carries ``chunk.json``: its game count and each file's rows, size and SHA-256 as
+    written; all must match. A chunk from before these records is checked by its Parquet footers
+    and its match count (one row per game).
+    """
+    record_path = folder / CHUNK_RECORD
+    try:
+        if not record_path.exists():
+            for name in TABLES:
+                meta = pq.read_metadata(folder / f"{name}.parquet")
+                if name == "matches" and meta.num_rows != games:
+                    return f"matches.parquet holds {meta.num_rows} rows, expected {games}"
+            return None
+        record = json.loads(record_path.read_text())
+        if not isinstance(record, dict) or record.get("games") != games:
+            return f"{CHUNK_RECORD} does not describe {games} games"
+        files = record.get("files")
+        if not isinstance(files, dict) or set(files) != {f"{n}.parquet" for n in TABLES}:
+            return f"{CHUNK_RECORD} does not list the three tables"
+        for file, want in files.items():
+            path = folder / file
+            if not path.exists():
+                return f"{file} is missing"
+            if path.stat().st_size != want.get("bytes"):
+                return f"{file} has {path.stat().st_size} bytes, expected {want.get('bytes')}"
+            if _sha256(path) != want.get("sha256"):
+                return f"{file} does not match its checksum"
+            rows = pq.read_metadata(path).num_rows
+            if rows != want.get("rows"):
+                return f"{file} holds {rows} rows, expected {want.get('rows')}"
+    except (OSError, ValueError, AttributeError, pa.ArrowException) as exc:
+        return f"unreadable ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''})"
+    return None
+
+
+def done_chunks(out: Path, chunks: list[Chunk] | None = None) -> set[str]:
+    """Names of the chunks already written and intact.
+
+    With ``chunks`` (the plan), each planned chunk folder is checked with ``chunk_problem``; a
+    damaged one is not done, so ``--resume`` plays it again. Leftover temp folders from a kill are
+    ignored.
+    """
     folder = out / "chunks"
     if not folder.is_dir():
         return set()
-    return {p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".tmp-")}
+    names = {p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".tmp-")}
+    if chunks is None:
+        return names
+    return {
+        c.name for c in chunks if c.name in names and chunk_problem(folder / c.name, c.stop - c.start) is None
+    }
+
+
+def damaged_chunks(out: Path, chunks: list[Chunk]) -> list[str]:
+    """``name: why`` for each planned chunk folder that exists but fails ``chunk_problem``."""
+    folder = out / "chunks"
+    found = []
+    for c in chunks:
+        if (folder / c.name).is_dir():
+            why = chunk_problem(folder / c.name, c.stop - c.start)
+            if why:
+                found.append(f"{c.name}: {why}")
+    return found
+
+
+def _remove_stale_temps(out: Path) -> None:
+    """Remove temp folders and files left by a killed process (one whose pid is gone)."""
+    for folder in (out / "chunks", out):
+        if not folder.is_dir():
+            continue
+        for p in folder.iterdir():
+            if p.name.startswith(".tmp-") and p.is_dir():
+                pid = p.name.rsplit("-", 1)[-1]
+                if pid.isdigit() and not _alive(int(pid)):
+                    shutil.rmtree(p, ignore_errors=True)
+            elif folder == out and p.is_file() and (p.name.startswith(".tmp-") or p.name.endswith(".tmp")):
+                p.unlink(missing_ok=True)  # a merge, summary or report temp file
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def merge_chunks(out: Path, chunks: list[Chunk], schema: dict[str, pa.Schema]) -> list[dict]:
@@ -313,22 +437,39 @@ def merge_chunks(out: Path, chunks: list[Chunk], schema: dict[str, pa.Schema]) -
     faults: list[dict] = []
     for name in TABLES:
         tmp = out / f".{name}.parquet.tmp"
-        with pq.ParquetWriter(tmp, schema[name]) as writer:
-            buffer: list[pa.Table] = []
-            buffered = 0
-            for chunk in chunks:
-                table = pq.read_table(out / "chunks" / chunk.name / f"{name}.parquet", schema=schema[name])
-                if name == "games":
-                    faults.extend(_faults(table))
-                buffer.append(table)
-                buffered += table.num_rows
-                while buffered >= ROW_GROUP:
-                    whole = pa.concat_tables(buffer)
-                    writer.write_table(whole.slice(0, ROW_GROUP), row_group_size=ROW_GROUP)
-                    buffer, buffered = [whole.slice(ROW_GROUP)], whole.num_rows - ROW_GROUP
-            if buffered:
-                writer.write_table(pa.concat_tables(buffer), row_group_size=ROW_GROUP)
+        try:
+            faults += _merge_table(out, name, chunks, schema[name], tmp)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
         os.replace(tmp, out / f"{name}.parquet")
+    return faults
+
+
+def _merge_table(out: Path, name: str, chunks: list[Chunk], schema: pa.Schema, tmp: Path) -> list[dict]:
+    faults: list[dict] = []
+    with pq.ParquetWriter(tmp, schema) as writer:
+        buffer: list[pa.Table] = []
+        buffered = 0
+        for chunk in chunks:
+            path = out / "chunks" / chunk.name / f"{name}.parquet"
+            try:
+                table = pq.read_table(path, schema=schema)
+            except (OSError, pa.ArrowException) as exc:
+                raise ExperimentError(
+                    f"{path}: damaged while merging ({str(exc).splitlines()[0][:200]}); "
+                    "rerun with --resume to play that chunk again"
+                ) from None
+            if name == "games":
+                faults.extend(_faults(table))
+            buffer.append(table)
+            buffered += table.num_rows
+            while buffered >= ROW_GROUP:
+                whole = pa.concat_tables(buffer)
+                writer.write_table(whole.slice(0, ROW_GROUP), row_group_size=ROW_GROUP)
+                buffer, buffered = [whole.slice(ROW_GROUP)], whole.num_rows - ROW_GROUP
+        if buffered:
+            writer.write_table(pa.concat_tables(buffer), row_group_size=ROW_GROUP)
     return faults
 
 
@@ -349,6 +490,9 @@ class RunResult:
     faults: int
     seconds: float
     interrupted: bool = False
+    workers: int = 0  # worker processes started (at most one per chunk to play)
+    replayed: tuple[str, ...] = ()  # damaged chunks found on --resume and played again ("name: why")
+    removed: bool = False  # interrupted before any game was saved: the new folder was removed
 
 
 def git_commit() -> str | None:
@@ -371,38 +515,99 @@ def _plan(experiment: Experiment, chunk_size: int) -> dict:
     return {"experiment": experiment.to_dict(), "chunk_size": chunk_size}
 
 
-def prepare_out(out: Path, experiment: Experiment, chunk_size: int | None, resume: bool) -> int:
-    """Check the results folder for a fresh run or a resume; return the chunk size to use."""
-    manifest_path = out / "manifest.json"
-    if resume:
-        if not manifest_path.exists():
-            if out.exists() and any(out.iterdir()):
-                raise ExperimentError(f"--resume: {out} has no manifest.json; it is not a rummisim run")
-            return chunk_size or DEFAULT_CHUNK
-        manifest = json.loads(manifest_path.read_text())
-        saved = manifest.get("plan", {})
-        size = saved.get("chunk_size")
-        if chunk_size is not None and chunk_size != size:
+def check_out(out: Path) -> None:
+    """Refuse an ``--out`` that cannot hold a results folder: an existing file or device, a path
+    under a file, or a folder (or the nearest existing parent) this process may not write in."""
+    try:
+        if out.exists() or out.is_symlink():
+            if not out.is_dir():
+                raise ExperimentError(
+                    f"--out: {out} exists and is not a folder; give a folder path (it is created if missing)"
+                )
+            target = out
+        else:
+            target = next(p for p in (*out.parents, Path(".")) if p.exists() or p.is_symlink())
+            if not target.is_dir():
+                raise ExperimentError(f"--out: cannot create {out}: {target} is not a folder")
+        if not os.access(target, os.W_OK | os.X_OK):
             raise ExperimentError(
-                f"--chunk-size: {out} was started with chunk size {size}; resume with the same one"
+                f"--out: cannot write in {target} (permission denied); choose another folder"
             )
-        if saved != _plan(experiment, size):
+    except OSError as exc:
+        raise ExperimentError(f"--out: {out}: {exc.strerror or exc}") from None
+
+
+def _make_out(out: Path) -> Path | None:
+    """Create ``out``; return the topmost folder this created (None when ``out`` existed)."""
+    missing = [p for p in (out, *out.parents) if not p.exists()]
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ExperimentError(f"--out: cannot create {out}: {exc.strerror or exc}") from None
+    return missing[-1] if missing else None
+
+
+def check_backend(backend: str, scheduler: str | None) -> None:
+    """Refuse an unknown backend, a dask backend without dask.distributed installed, and a
+    scheduler without the dask backend, before anything is written."""
+    if backend not in ("loky", "dask"):
+        raise ExperimentError(f"--backend: expected loky or dask, got {backend!r}")
+    if backend == "loky":
+        if scheduler:
+            raise ExperimentError("--scheduler: only used with --backend dask")
+        return
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        raise ExperimentError("--backend dask needs dask.distributed: pip install 'rummisim[dask]'") from None
+
+
+def prepare_out(
+    out: Path, experiment: Experiment, chunk_size: int | None, resume: bool
+) -> tuple[int, dict | None]:
+    """Check the results folder for a fresh run or a resume; return the chunk size to use and,
+    on a resume, the folder's checked manifest (None for a fresh run)."""
+    check_out(out)
+    size = check_chunk_size(chunk_size)
+    has_manifest = (out / "manifest.json").exists()
+    if resume:
+        if not has_manifest:
+            if out.is_dir() and any(out.iterdir()):
+                raise ExperimentError(f"--resume: {out} has no manifest.json; it is not a rummisim run")
+            return size, None
+        manifest = read_manifest(out)
+        saved = manifest["plan"]
+        saved_size = saved.get("chunk_size")
+        if isinstance(saved_size, bool) or not isinstance(saved_size, int) or saved_size < 1:
+            raise ExperimentError(
+                f"{out / 'manifest.json'}: damaged manifest (plan.chunk_size is {saved_size!r}); "
+                "restore it from a backup, or rerun the experiment into a new --out"
+            )
+        if chunk_size is not None and chunk_size != saved_size:
+            raise ExperimentError(
+                f"--chunk-size: {out} was started with chunk size {saved_size}; resume with the same one"
+            )
+        if saved != _plan(experiment, saved_size):
             raise ExperimentError(
                 f"--resume: {out} holds a different experiment (its spec, seed, games or profiles "
                 "changed); use another --out, or rerun the original spec"
             )
-        return size
-    if out.exists() and any(out.iterdir()):
+        return saved_size, manifest
+    if out.is_dir() and any(out.iterdir()):
         raise ExperimentError(
             f"{out} is not empty; pass --resume to continue the run there, or --out to write elsewhere"
         )
-    return chunk_size or DEFAULT_CHUNK
+    return size, None
 
 
 def _write_json(path: Path, data: dict) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(data, indent=2, default=str) + "\n")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(json.dumps(data, indent=2, default=str) + "\n")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def _write_profiles(out: Path, experiment: Experiment) -> dict[str, str]:
@@ -413,8 +618,9 @@ def _write_profiles(out: Path, experiment: Experiment) -> dict[str, str]:
     for cell in experiment.cells:
         digest = cell.profile.digest
         path = folder / f"{digest}.yaml"
-        if not path.exists():
-            path.write_text(cell.profile.to_yaml())
+        text = cell.profile.to_yaml()
+        if not path.is_file() or path.read_bytes() != text.encode():  # missing or damaged: rewrite
+            path.write_text(text)
         paths[digest] = str(path)
     return paths
 
@@ -443,22 +649,17 @@ def _parallel(jobs: int, backend: str, scheduler: str | None) -> Iterator:
     """A joblib ``Parallel`` that yields results as they finish, on the chosen backend."""
     import joblib
 
+    check_backend(backend, scheduler)
     if backend == "loky":
         yield joblib.Parallel(n_jobs=jobs, return_as="generator_unordered", backend="loky")
         return
-    if backend != "dask":
-        raise ExperimentError(f"--backend: expected loky or dask, got {backend!r}")
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise ExperimentError(
-            "--backend dask needs dask.distributed: pip install 'rummisim[dask]'"
-        ) from None
+    from dask.distributed import Client, LocalCluster
+
     with contextlib.ExitStack() as stack:
         if scheduler:
             try:
                 client = Client(scheduler, timeout="30s")
-            except (OSError, TimeoutError) as exc:
+            except (OSError, TimeoutError, ValueError, TypeError) as exc:
                 raise ExperimentError(f"--scheduler: cannot reach {scheduler}: {exc}") from None
         else:
             cluster = stack.enter_context(
@@ -468,6 +669,27 @@ def _parallel(jobs: int, backend: str, scheduler: str | None) -> Iterator:
         stack.enter_context(client)
         stack.enter_context(joblib.parallel_config(backend="dask"))
         yield joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
+
+
+def _worker_died() -> tuple[type[BaseException], ...]:
+    try:
+        from joblib.externals.loky.process_executor import TerminatedWorkerError
+    except ImportError:  # pragma: no cover - joblib without its vendored loky
+        return ()
+    return (TerminatedWorkerError,)
+
+
+def _discard(out: Path, created: Path | None) -> None:
+    """Remove what a fresh run wrote before its first chunk: the folders it created, or the
+    contents of the empty folder it was given."""
+    if created is not None:
+        shutil.rmtree(created, ignore_errors=True)
+        return
+    for p in out.iterdir():
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            p.unlink(missing_ok=True)
 
 
 def run_experiment(
@@ -481,78 +703,121 @@ def run_experiment(
     scheduler: str | None = None,
     progress: bool | None = None,
     summarize: bool = True,
+    on_start: Callable[[int, int], None] | None = None,
 ) -> RunResult:
     """Play every missing chunk of ``experiment`` into ``out`` and merge the results.
 
-    ``progress=None`` shows a bar only when stderr is a terminal. A ``KeyboardInterrupt``
-    leaves every finished chunk on disk and returns ``interrupted=True``.
+    Everything is checked before anything is written: the folder (``check_out``), the chunk size,
+    the backend, and on a resume the manifest and every chunk (a damaged chunk is played again).
+    At most one worker per chunk to play is started. ``progress=None`` shows a bar only when
+    stderr is a terminal. A ``KeyboardInterrupt`` leaves every finished chunk on disk and returns
+    ``interrupted=True``; a fresh run stopped or failing before its first chunk leaves nothing.
+    ``on_start(workers, chunks_to_play)`` is called once every check has passed and the folder
+    exists, before the first game.
     """
     from tqdm import tqdm
 
     out = Path(out)
     started = _dt.datetime.now(_dt.UTC)
-    size = prepare_out(out, experiment, chunk_size, resume)
-    if size < 1:
-        raise ExperimentError(f"--chunk-size: expected a positive number of games, got {size}")
-    out.mkdir(parents=True, exist_ok=True)
-    schema = schemas(experiment)
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ExperimentError(f"--jobs: expected a whole number of workers >= 1, got {jobs!r}")
+    check_backend(backend, scheduler)
+    size, previous = prepare_out(out, experiment, chunk_size, resume)
     chunks = plan_chunks(experiment, size)
-    done = done_chunks(out)
+    schema = schemas(experiment)
+    if previous is not None:
+        _remove_stale_temps(out)
+    replayed = tuple(damaged_chunks(out, chunks)) if previous is not None else ()
+    done = done_chunks(out, chunks)
     todo = [c for c in chunks if c.name not in done]
     total = sum(c.stop - c.start for c in chunks)
     already = total - sum(c.stop - c.start for c in todo)
-    profile_paths = _write_profiles(out, experiment)
-    manifest = {
-        "status": "running",
-        "experiment": experiment.to_dict(),
-        "spec": experiment.spec,
-        "profiles": {c.profile.digest: c.profile.to_dict() for c in experiment.cells},
-        "plan": _plan(experiment, size),
-        "package_version": _package_version(),
-        "git_commit": git_commit(),
-        "python": sys.version.split()[0],
-        "started": _now(),
-        "finished": None,
-        "games_total": total,
-        "games_done": already,
-        "jobs": jobs,
-        "backend": backend,
-    }
+    workers = max(1, min(jobs, len(todo)))
     manifest_path = out / "manifest.json"
-    if manifest_path.exists():
-        manifest["started"] = json.loads(manifest_path.read_text()).get("started", manifest["started"])
-        manifest["resumed"] = _now()
-    _write_json(manifest_path, manifest)
-
     played = 0
-    interrupted = False
-    bar = tqdm(
-        total=total, initial=already, unit="game", disable=(not sys.stderr.isatty()) if progress is None
-        else not progress, smoothing=0.1, desc=experiment.name,
-    )  # fmt: skip
-    try:
-        if todo:
-            from joblib import delayed
+    merging = False
+    manifest: dict[str, Any] | None = None
+    with contextlib.ExitStack() as stack:
+        # The backend is started (a dask scheduler reached) before the folder is touched.
+        parallel = stack.enter_context(_parallel(workers, backend, scheduler)) if todo else None
+        created = _make_out(out)
+        try:
+            profile_paths = _write_profiles(out, experiment)
+            manifest = {
+                "status": "running",
+                "experiment": experiment.to_dict(),
+                "spec": experiment.spec,
+                "profiles": {c.profile.digest: c.profile.to_dict() for c in experiment.cells},
+                "plan": _plan(experiment, size),
+                "package_version": _package_version(),
+                "git_commit": git_commit(),
+                "python": sys.version.split()[0],
+                "started": _now(),
+                "finished": None,
+                "games_total": total,
+                "games_done": already,
+                "jobs": jobs,
+                "workers": workers if todo else 0,
+                "backend": backend,
+                "out": str(out),
+                "out_resolved": str(out.resolve()),
+            }
+            if previous is not None:
+                manifest["started"] = previous.get("started", manifest["started"])
+                manifest["resumed"] = _now()
+                if replayed:
+                    manifest["replayed_chunks"] = list(replayed)
+            _write_json(manifest_path, manifest)
+            if on_start is not None:
+                on_start(workers if todo else 0, len(todo))
 
-            with _parallel(jobs, backend, scheduler) as parallel:
-                work = parallel(delayed(_play_chunk_named)(chunk, schema) for chunk in todo)
-                by_name = {c.name: c for c in todo}
-                for name, tables in work:
-                    _write_chunk(out, by_name[name], tables)
-                    n = by_name[name].stop - by_name[name].start
-                    played += n
-                    bar.update(n)
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        bar.close()
-    manifest["games_done"] = already + played
-    if interrupted:
-        manifest["status"] = "interrupted"
-        _write_json(manifest_path, manifest)
-        return RunResult(out, total, already + played, played, 0, _elapsed(started), interrupted=True)
+            interrupted = False
+            quiet = (not sys.stderr.isatty()) if progress is None else not progress
+            bar = tqdm(
+                total=total, initial=already, unit="game", disable=quiet, smoothing=0.1, desc=experiment.name
+            )
+            try:
+                if todo:
+                    from joblib import delayed
 
-    faults = merge_chunks(out, chunks, schema)
+                    work = parallel(delayed(_play_chunk_named)(chunk, schema) for chunk in todo)
+                    by_name = {c.name: c for c in todo}
+                    for name, tables in work:
+                        _write_chunk(out, by_name[name], tables)
+                        n = by_name[name].stop - by_name[name].start
+                        played += n
+                        bar.update(n)
+            except KeyboardInterrupt:
+                interrupted = True
+            except _worker_died() as exc:
+                raise ExperimentError(
+                    f"a worker process died ({str(exc).splitlines()[0][:120]}); the finished chunks are "
+                    f"saved in {out}: resume with --resume, with fewer --jobs if memory ran out"
+                ) from None
+            finally:
+                bar.close()
+            manifest["games_done"] = already + played
+            if interrupted:
+                raise KeyboardInterrupt
+
+            merging = True
+            faults = merge_chunks(out, chunks, schema)
+        except BaseException as exc:
+            nothing_saved = previous is None and not done_chunks(out)
+            if nothing_saved:
+                _discard(out, created)
+            elif manifest is None:
+                pass  # failed before the manifest was written: the folder's own one stands
+            elif not merging and previous is not None and previous.get("status") == "complete":
+                _write_json(manifest_path, previous)  # the merged tables are untouched: still complete
+            else:
+                _write_json(manifest_path, {**manifest, "status": "interrupted"})
+            if isinstance(exc, KeyboardInterrupt):
+                return RunResult(
+                    out, total, already + played, played, 0, _elapsed(started),
+                    interrupted=True, workers=workers, replayed=replayed, removed=nothing_saved,
+                )  # fmt: skip
+            raise
     cells = {c.index: c for c in experiment.cells}
     for fault in faults[:MAX_LISTED_FAULTS]:
         cell = cells[fault["cell"]]
@@ -568,7 +833,10 @@ def run_experiment(
     _write_json(manifest_path, manifest)
     if summarize:
         write_summary(out)
-    return RunResult(out, total, total, played, manifest["faults"]["games"], _elapsed(started))
+    return RunResult(
+        out, total, total, played, manifest["faults"]["games"], _elapsed(started),
+        workers=workers if todo else 0, replayed=replayed,
+    )  # fmt: skip
 
 
 def _play_chunk_named(chunk: Chunk, schema) -> tuple[str, dict[str, pa.Table]]:
@@ -577,24 +845,6 @@ def _play_chunk_named(chunk: Chunk, schema) -> tuple[str, dict[str, pa.Table]]:
 
 def _elapsed(started: _dt.datetime) -> float:
     return (_dt.datetime.now(_dt.UTC) - started).total_seconds()
-
-
-def load_results(out: str | Path) -> dict[str, Any]:
-    """Read a results folder: ``games``, ``seats``, ``matches`` DataFrames and the ``manifest``."""
-    import pandas as pd
-
-    out = Path(out)
-    manifest_path = out / "manifest.json"
-    if not manifest_path.exists():
-        raise ExperimentError(f"{out}: no manifest.json; not a rummisim results folder")
-    manifest = json.loads(manifest_path.read_text())
-    if manifest.get("status") != "complete":
-        raise ExperimentError(
-            f"{out}: the run is {manifest.get('status')}; finish it with rummisim run ... --resume"
-        )
-    data: dict[str, Any] = {name: pd.read_parquet(out / f"{name}.parquet") for name in TABLES}
-    data["manifest"] = manifest
-    return data
 
 
 def write_summary(out: Path, data: dict[str, Any] | None = None) -> tuple[Any, Any]:
@@ -608,8 +858,12 @@ def write_summary(out: Path, data: dict[str, Any] | None = None) -> tuple[Any, A
     bots = stats.summary_bots(data["seats"], data["games"], keys=keys)
     for name, frame in (("summary", summary), ("summary_bots", bots)):
         tmp = out / f".{name}.csv.tmp"
-        frame.to_csv(tmp, index=False)
-        os.replace(tmp, out / f"{name}.csv")
+        try:
+            frame.to_csv(tmp, index=False)
+            os.replace(tmp, out / f"{name}.csv")
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
     return summary, bots
 
 
@@ -618,6 +872,8 @@ __all__ = [
     "Chunk",
     "RunResult",
     "game_seed",
+    "check_out",
+    "chunk_problem",
     "load_results",
     "play_chunk",
     "plan_chunks",
