@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rummisim.bots import BOTS, BotError, make_bot, parse_bot_spec, split_bot_specs
-from rummisim.engine import GameRecord, play_game
+from rummisim.bots import BOTS, BotError, bot_label, make_bot, parse_bot_spec, split_bot_specs
+from rummisim.engine import GameRecord, RoundRecord, TurnLog, play_game
 from rummisim.experiment import ExperimentError
 from rummisim.melds import format_meld, format_table, parse_table, table_tiles
 from rummisim.profile import MAX_SEARCH_BUDGET, ProfileError, RuleProfile, builtin_profiles, load_profile
@@ -143,47 +143,73 @@ def _cmd_play(args: argparse.Namespace) -> None:
             f"--bots: profile {profile.name!r} allows {profile.players.min}.."
             f"{profile.players.max} players, got {len(bots)}"
         )
-    record = play_game(profile, bots, args.seed, log=not args.quiet)
-    print(format_game(record, profile, args.seed))
+    names = [bot_label(b) for b in bots]
+    print(f"profile {profile.name}, seed {args.seed}, seats: {', '.join(names)}", flush=True)
+    stream = None
+    if not args.quiet:  # each turn is printed as it ends: a long game shows its progress
+
+        def stream(event: TurnLog | RoundRecord) -> None:
+            lines = turn_lines(event, profile, names) if isinstance(event, TurnLog) else round_lines(event)
+            print("\n".join(lines), flush=True)
+
+    record = play_game(profile, bots, args.seed, on_event=stream)
+    print("\n".join(final_lines(record, profile)))
 
 
 def format_game(record: GameRecord, profile: RuleProfile, seed: int) -> str:
-    """A readable turn-by-turn account of a game with its final scores."""
-    ts = profile.tileset
+    """A readable turn-by-turn account of a game (played with ``log=True``) and its final scores:
+    the text ``rummisim play`` streams."""
     lines = [f"profile {profile.name}, seed {seed}, seats: {', '.join(record.bots)}"]
     by_round: dict[int, list] = {}
     for entry in record.log:
         by_round.setdefault(entry.round_index, []).append(entry)
     for rnd in record.rounds:
-        lines.append("")
-        lines.append(f"Round {rnd.round_index + 1}: seat {rnd.first_player} starts")
         for entry in by_round.get(rnd.round_index, []):
-            who = f"seat {entry.seat} ({record.bots[entry.seat]})"
-            what = ", ".join(entry.actions)
-            if entry.played:
-                what += f" [{format_tiles(sorted(entry.played), ts)}]"
-            lines.append(f"  turn {entry.turn:>3}  {who}: {what}")
-            if entry.played:
-                lines.append(f"            table: {format_table(entry.table, ts)}")
-            sizes = " ".join(str(s) for s in entry.rack_sizes)
-            lines.append(f"            racks: {sizes}   pool: {entry.pool_size}")
-        reason = {
-            "out": "went out",
-            "pool_exhausted": "pool exhausted, everyone passed",
-            "capped": "turn cap reached",
-        }[rnd.end_reason]
-        tie = " (tie broken by turn order)" if rnd.tied else ""
-        lines.append(
-            f"Round {rnd.round_index + 1} over after {rnd.turns} turns: seat {rnd.winner} wins "
-            f"({reason}){tie}"
-        )
-        for seat, (score, points, left) in enumerate(
-            zip(rnd.scores, rnd.rack_points, rnd.tiles_left, strict=True)
-        ):
-            lines.append(f"  seat {seat}: {score:+d}  ({left} tiles, {points} points left)")
-        for fault in rnd.faults:
-            lines.append(f"  fault: turn {fault.turn} seat {fault.seat}: {fault.rule}: {fault.message}")
-    lines.append("")
+            lines.extend(turn_lines(entry, profile, record.bots))
+        lines.extend(round_lines(rnd))
+    return "\n".join(lines + final_lines(record, profile))
+
+
+def turn_lines(entry: TurnLog, profile: RuleProfile, bots: Sequence[str]) -> list[str]:
+    """One turn (with the round's header before its first turn)."""
+    ts = profile.tileset
+    lines = []
+    if entry.turn == 1:
+        lines += ["", f"Round {entry.round_index + 1}: seat {entry.seat} starts"]
+    what = ", ".join(entry.actions)
+    if entry.played:
+        what += f" [{format_tiles(sorted(entry.played), ts)}]"
+    lines.append(f"  turn {entry.turn:>3}  seat {entry.seat} ({bots[entry.seat]}): {what}")
+    if entry.played:
+        lines.append(f"            table: {format_table(entry.table, ts)}")
+    sizes = " ".join(str(s) for s in entry.rack_sizes)
+    lines.append(f"            racks: {sizes}   pool: {entry.pool_size}")
+    return lines
+
+
+def round_lines(rnd: RoundRecord) -> list[str]:
+    """How a round ended: the winner, each seat's score and what is left, the faults."""
+    reason = {
+        "out": "went out",
+        "pool_exhausted": "pool exhausted",
+        "capped": "turn cap reached",
+    }[rnd.end_reason]
+    tie = " (tie broken by turn order)" if rnd.tied else ""
+    lines = [
+        f"Round {rnd.round_index + 1} over after {rnd.turns} turns: seat {rnd.winner} wins ({reason}){tie}"
+    ]
+    for seat, (score, points, left) in enumerate(
+        zip(rnd.scores, rnd.rack_points, rnd.tiles_left, strict=True)
+    ):
+        lines.append(f"  seat {seat}: {score:+d}  ({left} tiles, {points} points left)")
+    for fault in rnd.faults:
+        lines.append(f"  fault: turn {fault.turn} seat {fault.seat}: {fault.rule}: {fault.message}")
+    return lines
+
+
+def final_lines(record: GameRecord, profile: RuleProfile) -> list[str]:
+    """The match's final scores, a note on a capped match, and the winner."""
+    lines = [""]
     totals = "  ".join(f"seat {s}: {score:+d}" for s, score in enumerate(record.scores))
     lines.append(f"Final scores after {record.n_rounds} round(s): {totals}")
     tie = " (level on points; most rounds won breaks the tie)" if record.tied else ""
@@ -193,7 +219,7 @@ def format_game(record: GameRecord, profile: RuleProfile, seed: int) -> str:
             f"before anyone reached {profile.match.target_points} points"
         )
     lines.append(f"Winner: seat {record.winner} ({record.bots[record.winner]}){tie}")
-    return "\n".join(lines)
+    return lines
 
 
 def _bounded_int(low: int, high: int):

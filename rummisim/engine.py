@@ -231,7 +231,7 @@ def choose_first_player(
 
 
 class _Round:
-    def __init__(self, profile, bots, names, state, first, round_index, observer, log, strict):
+    def __init__(self, profile, bots, names, state, first, round_index, observer, log, strict, on_event=None):
         self.profile = profile
         self.bots = bots
         self.names = names
@@ -240,6 +240,7 @@ class _Round:
         self.round_index = round_index
         self.observer = observer
         self.log = log
+        self.on_event = on_event
         self.strict = strict
         self.turn = 0
         self.faults: list[Fault] = []
@@ -422,19 +423,21 @@ class _Round:
             did_play, words, played = self.play_turn(seat)
             if self.observer is not None:
                 self.observer(s, seat)
-            if self.log:
-                logs.append(
-                    TurnLog(
-                        self.round_index,
-                        self.turn,
-                        seat,
-                        tuple(words),
-                        played,
-                        s.table,
-                        tuple(len(r) for r in s.racks),
-                        len(s.pool),
-                    )
+            if self.log or self.on_event is not None:
+                entry = TurnLog(
+                    self.round_index,
+                    self.turn,
+                    seat,
+                    tuple(words),
+                    played,
+                    s.table,
+                    tuple(len(r) for r in s.racks),
+                    len(s.pool),
                 )
+                if self.log:
+                    logs.append(entry)
+                if self.on_event is not None:
+                    self.on_event(entry)
             if not s.racks[seat]:
                 end_reason = END_OUT
                 winner, tied = seat, False
@@ -523,6 +526,7 @@ def play_game(
     observer: Observer | None = None,
     log: bool = False,
     strict: bool = False,
+    on_event: Callable[[TurnLog | RoundRecord], None] | None = None,
 ) -> GameRecord:
     """Play one match (one or more rounds, as ``profile.match`` says) and return its record.
 
@@ -534,6 +538,8 @@ def play_game(
         observer: called as ``observer(state, seat)`` after every turn (for tests).
         log: collect a turn-by-turn ``TurnLog`` in the record.
         strict: raise on a bot fault instead of recording it.
+        on_event: called with each ``TurnLog`` as the turn ends and each ``RoundRecord`` as
+            the round ends (``rummisim play`` streams its text this way).
     """
     n = len(bots)
     if not profile.players.min <= n <= profile.players.max:
@@ -557,7 +563,10 @@ def play_game(
         index = len(rounds)
         first = choose_first_player(profile, n, index, seat_rng)
         state = deal(profile, n, deal_rng)
-        record, round_log = _Round(profile, built, names, state, first, index, observer, log, strict).play()
+        game_round = _Round(profile, built, names, state, first, index, observer, log, strict, on_event)
+        record, round_log = game_round.play()
+        if on_event is not None:
+            on_event(record)
         rounds.append(record)
         logs.extend(round_log)
         totals = [t + s for t, s in zip(totals, record.scores, strict=True)]

@@ -54,6 +54,9 @@ from rummisim.profile import (
 EXPERIMENT_DIR = Path(__file__).resolve().parent.parent / "configs" / "experiments"
 
 
+MAX_GAMES = 10_000_000  # games per cell
+
+
 class ExperimentError(ValueError):
     """A bad experiment file or option, reported as one line."""
 
@@ -81,7 +84,7 @@ class ExperimentSpec(_Strict):
     name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     description: str = ""
     seed: int = Field(ge=0, lt=2**63)
-    games: int = Field(ge=1, le=10_000_000)
+    games: int = Field(ge=1, le=MAX_GAMES)
     profiles: list[str | ProfileEntry] = Field(min_length=1)
     lineups: list[list[str | BotEntry]] = Field(min_length=1)
     rotate_seats: bool = True
@@ -221,8 +224,8 @@ def experiment_from_dict(
     except ValidationError as exc:
         raise ExperimentError(_one_error(exc, source)) from None
     if games is not None:
-        if games < 1:
-            raise ExperimentError(f"--games: expected a positive number of games per cell, got {games}")
+        if not 1 <= games <= MAX_GAMES:
+            raise ExperimentError(f"--games: expected 1..{MAX_GAMES} games per cell, got {games}")
         spec = spec.model_copy(update={"games": games})
     if seed is not None:
         if not 0 <= seed < 2**63:

@@ -105,3 +105,16 @@ def test_one_bot_spec_grammar_everywhere():
     bad = {**spec, "lineups": [["conservative(min_play=0)", "greedy"]]}
     with pytest.raises(ExperimentError, match=r"lineups\[0\]\[0\].*min_play"):
         experiment_from_dict(bad, "e.yaml")
+
+
+def test_play_streams_the_same_text_it_would_print_at_the_end(capsys):
+    # a long game shows its progress: each turn is printed as it ends, and the whole text is
+    # exactly format_game's account of the finished game
+    from rummisim.cli import format_game  # noqa: PLC0415 - the CLI's own formatter
+
+    profile = load_profile("polish-40")
+    events = []
+    record = play_game(profile, ["baseline", "greedy"], 5, log=True, on_event=events.append)
+    assert len(events) == record.turns + record.n_rounds
+    assert main(["play", "--profile", "polish-40", "--bots", "baseline,greedy", "--seed", "5"]) == 0
+    assert capsys.readouterr().out == format_game(record, profile, 5) + "\n"
