@@ -151,7 +151,8 @@ def test_a_folder_that_cannot_be_created_is_one_line(tmp_path, spec_path, capsys
         (["--jobs", "0"], "--jobs: expected a whole number of workers >= 1, got 0"),
         (["--jobs", "-2"], "--jobs: expected a whole number of workers >= 1, got -2"),
         (["--scheduler", "tcp://localhost:8786"], "--scheduler: only used with --backend dask"),
-        (["--games", "100000000000", "--chunk-size", "1"], "over the limit of 1000000"),
+        (["--games", "2000000", "--chunk-size", "1"], "over the limit of 1000000"),
+        (["--games", "100000000000"], "--games: expected 1..10000000 games per cell"),
     ],
 )
 def test_bad_run_flags_are_one_line_and_write_nothing(tmp_path, spec_path, capsys, flags, fragment):
