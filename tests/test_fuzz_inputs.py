@@ -135,3 +135,19 @@ def test_experiment_loader_on_generated_structures(data):
         experiment_from_dict(data, "fuzz.yaml")
     except ExperimentError as exc:
         assert "\n" not in str(exc) and len(str(exc)) < 400
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.dictionaries(st.sampled_from(KEYS), STRUCTURES, max_size=8))
+def test_run_on_generated_experiment_files(data):
+    """``rummisim run`` on a generated experiment file: exit 2 with one line and nothing written,
+    or (when it happens to be valid) a tiny run that completes."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path, out = Path(tmp) / "exp.yaml", Path(tmp) / "out"
+        path.write_text(yaml.safe_dump(data))
+        code, err = run_cli(
+            ["run", str(path), "--games", "2", "--jobs", "1", "--out", str(out), "--no-report"]
+        )
+        assert_clean(code, err)
+        if code == 2:
+            assert not out.exists() or not any(out.iterdir())
