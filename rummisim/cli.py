@@ -144,6 +144,7 @@ def _cmd_play(args: argparse.Namespace) -> None:
             f"{profile.players.max} players, got {len(bots)}"
         )
     names = [bot_label(b) for b in bots]
+    _warn_slow_search(profile, bots)
     print(f"profile {profile.name}, seed {args.seed}, seats: {', '.join(names)}", flush=True)
     stream = None
     if not args.quiet:  # each turn is printed as it ends: a long game shows its progress
@@ -154,6 +155,23 @@ def _cmd_play(args: argparse.Namespace) -> None:
 
     record = play_game(profile, bots, args.seed, on_event=stream)
     print("\n".join(final_lines(record, profile)))
+
+
+def _warn_slow_search(profile: RuleProfile, bots: Sequence) -> None:
+    """One warning line when solver bots play a profile the fast exact search (the DP) does not
+    cover at all: every move then goes to the integer program, which on big tile sets can take
+    minutes a turn. ``time_limit.search_budget`` bounds it."""
+    from rummisim.bots.search import SearchBot  # noqa: PLC0415 - only the warning needs it
+    from rummisim.solver_dp import supported  # noqa: PLC0415
+
+    uses_solver = any(isinstance(make_bot(b, profile, np.random.default_rng(0)), SearchBot) for b in bots)
+    if uses_solver and profile.time_limit.search_budget is None and not supported(profile, ()):
+        print(
+            f"rummisim: warning: profile {profile.name!r} is outside the fast exact move search; the "
+            "solver bots use the integer program for every move, which may take minutes a turn on a "
+            "tile set this size (set time_limit.search_budget to bound each turn)",
+            file=sys.stderr,
+        )
 
 
 def format_game(record: GameRecord, profile: RuleProfile, seed: int) -> str:
@@ -355,6 +373,8 @@ def _run_and_report(args: argparse.Namespace) -> int:
 
     def started(workers: int, chunks: int) -> None:
         """Printed once every check has passed, so bad input is one error line and nothing more."""
+        for cell in experiment.cells:
+            _warn_slow_search(cell.profile, cell.lineup)
         cores = os.cpu_count() or 1
         if jobs > cores:
             print(

@@ -32,7 +32,10 @@ def cli_exit(capsys, args) -> str:
     [
         (["play", "--seed", "-1"], "--seed: expected a whole number 0.."),
         (["play", "--seed", "9" * 5000], "--seed: expected a whole number"),
-        (["solve", "--rack", "R4", "--budget", str(2**70)], "--budget: expected a whole number 1..1000000000"),
+        (
+            ["solve", "--rack", "R4", "--budget", str(2**70)],
+            "--budget: expected a whole number 1..1000000000",
+        ),
         (["solve", "--rack", "R4", "--budget", "0"], "--budget"),
         (["nonsense"], "invalid choice"),
     ],
@@ -118,3 +121,20 @@ def test_play_streams_the_same_text_it_would_print_at_the_end(capsys):
     assert len(events) == record.turns + record.n_rounds
     assert main(["play", "--profile", "polish-40", "--bots", "baseline,greedy", "--seed", "5"]) == 0
     assert capsys.readouterr().out == format_game(record, profile, 5) + "\n"
+
+
+def test_a_profile_outside_the_fast_search_is_named_before_a_slow_game(tmp_path, capsys):
+    # 8 colours x 30 values: the DP cannot encode the table, every solver move is an integer
+    # program; the user is told once, before the first turn, and how to bound it
+    from rummisim.cli import _warn_slow_search  # noqa: PLC0415
+
+    huge = tmp_path / "huge.yaml"
+    huge.write_text(
+        "extends: standard\ntiles: {colors: 8, values: 30}\nrack_size: 50\ngroups: {max_size: 8}\n"
+    )
+    profile = load_profile(huge)
+    _warn_slow_search(profile, ["greedy", "greedy"])
+    assert "outside the fast exact move search" in capsys.readouterr().err
+    _warn_slow_search(profile, ["baseline", "random"])  # no solver, no warning
+    _warn_slow_search(load_profile("standard"), ["greedy", "greedy"])
+    assert capsys.readouterr().err == ""
