@@ -20,11 +20,12 @@ The peer's API (rummikub-solver 1.0.0, read from its source):
 
 Its model (what it can and cannot play): table jokers move freely, no wrap. Its candidate
 sets are runs of 3..5 tiles and groups of 3..4 (longer runs are several sets). A 3-tile set
-may hold any number of jokers (``R5 J J`` too, which rummisim's rules reject: a set needs
-two numbered tiles); a 4-tile group holds no joker and a 4- or 5-tile run holds jokers only
-inside (the "redundant joker" sets are left out). The initial mode maximises *numbered*
-tiles placed (jokers only if needed), and its pre-check sums the rack's *distinct* values
-(``Counter({t.value for t in ...})``), so a rack like ``K10 R10 O10`` is refused outright.
+may hold any number of jokers (``R5 J J`` too, which rummisim's rules allow since a set
+needs one numbered tile; ``J J J``, which they reject); a 4-tile group holds no joker and a
+4- or 5-tile run holds jokers only inside (the "redundant joker" sets are left out). The
+initial mode maximises *numbered* tiles placed (jokers only if needed), and its pre-check
+sums the rack's *distinct* values (``Counter({t.value for t in ...})``), so a rack like
+``K10 R10 O10`` is refused outright.
 
 Quirks found while writing the benchmarks: the HiGHS backend prints a two-line banner on
 stdout at its first solve; and ``ruleset.solve`` calls cvxpy's ``Problem.solve`` with the
@@ -217,7 +218,7 @@ def to_meld(tiles, profile: RuleProfile, prefer_faces=()) -> Meld | None:
 def peer_table(result: PeerResult, old_table, profile: RuleProfile, *, initial: bool):
     """The new table of a peer play as rummisim melds.
 
-    Returns ``(table, played, loose)``. Sets that rummisim rejects (``R5 J J``) and jokers
+    Returns ``(table, played, loose)``. Sets that rummisim rejects (``J J J``) and jokers
     the peer left unplaced are taken apart and their tiles attached one by one to the ends
     of runs and to groups; rack tiles that still fit nowhere are not played (``loose``);
     ``table`` is None if a table tile cannot be placed. An initial meld keeps the old

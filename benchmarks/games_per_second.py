@@ -8,7 +8,7 @@ solver; ``baseline`` with a note while ``greedy`` is not registered), and with 4
 small bot that asks the peer, PyPI ``rummikub-solver`` (HiGHS), for the play that places
 the most tiles. Same seeds, so the same deals; the games then differ as the bots do.
 The peer bot turns the peer's sets into rummisim melds (rebuilding the table when the
-peer proposes a set our rules forbid, such as ``R5 J J``); the engine validates every
+peer proposes a set our rules forbid, such as three jokers); the engine validates every
 move under ``standard``, where table jokers are locked, so a peer move that moves a table
 joker is refused and the seat draws: such faults are counted. The first calls (our
 per-profile caches; the peer's ``RuleSet`` and cvxpy compilation) are timed apart.

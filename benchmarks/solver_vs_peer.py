@@ -20,12 +20,12 @@ Every disagreement on tiles placed is printed with its position and a cause: our
 checked with ``rummisim.moves.validate_move``, and the peer's miss is matched against its
 known gaps (a "redundant" joker: the 4th tile of a group or the end of a 4- or 5-tile run;
 the initial-meld pre-check that sums distinct values; its initial objective that counts
-numbered tiles only; sets such as ``R5 J J`` with one numbered tile, which our rules
-forbid). A miss that goes away when the peer's own program is solved cold is put down to
-its warm-start bug (cvxpy starts HiGHS from the previous call's solution, see ``_peer.py``).
-Anything else is printed loudly as UNEXPLAINED and the script exits with 1; so does a move
-of ours that fails validation. Hand-made control positions, one per known gap, are
-classified at the end to show the checks at work.
+numbered tiles only; a set of jokers alone, which our rules forbid; ``R5 J J`` is legal for
+both since the rules-fidelity change). A miss that goes away when the peer's own program is
+solved cold is put down to its warm-start bug (cvxpy starts HiGHS from the previous call's
+solution, see ``_peer.py``). Anything else is printed loudly as UNEXPLAINED and the script
+exits with 1; so does a move of ours that fails validation. Hand-made control positions, one
+per known gap, are classified at the end to show the checks at work.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from _peer import Peer, PeerResult, PeerUnavailable, numbered_count, peer_table,
 
 from rummisim import IllegalMove, load_profile, parse_table, parse_tiles, play_game, validate_move
 from rummisim.bots import BOTS
-from rummisim.melds import Meld, format_meld, format_table, table_tiles
+from rummisim.melds import MIN_NUMBERED_TILES, Meld, format_meld, format_table, table_tiles
 from rummisim.profile import RuleProfile, profile_from_dict
 from rummisim.solver import Solution, solve
 from rummisim.tiles import format_tiles
@@ -53,7 +53,7 @@ KNOWN_TABLE = "known: a set with a redundant joker is already on the table; the 
 KNOWN_REDUNDANT = "known: our play needs a set with a redundant joker, which the peer leaves out"
 KNOWN_PRECHECK = "known: the peer's initial pre-check collapses repeated values"
 KNOWN_INITIAL_JOKERS = "known: the peer's initial objective counts numbered tiles only (jokers left)"
-KNOWN_ONE_NUMBERED = "known: the peer plays a set with one numbered tile (R5 J J), which our rules forbid"
+KNOWN_NO_NUMBERED = "known: the peer plays a set of jokers alone, which our rules forbid"
 PEER_WARM_START = (
     "peer bug: HiGHS warm-started from the previous call stopped at a worse play; "
     "solved cold, the peer's own model places as many tiles as ours"
@@ -220,13 +220,10 @@ def explain(pos: Position, ours: Solution, theirs: PeerResult, peer: Peer, profi
         lines.append("our whole new table fits the peer's sets, yet the peer placed fewer tiles")
         return UNEXPLAINED, lines
     # the peer placed more: its move must be one our rules forbid
-    one_numbered = [s for s in theirs.sets if numbered_count(s, profile) < 2]
-    if one_numbered:
-        lines.append(
-            "peer set(s) with fewer than two numbered tiles: "
-            + " | ".join(format_tiles(s, ts) for s in one_numbered)
-        )
-        return KNOWN_ONE_NUMBERED, lines
+    jokers_only = [s for s in theirs.sets if numbered_count(s, profile) < MIN_NUMBERED_TILES]
+    if jokers_only:
+        lines.append("peer set(s) of jokers alone: " + " | ".join(format_tiles(s, ts) for s in jokers_only))
+        return KNOWN_NO_NUMBERED, lines
     table, played, loose = peer_table(theirs, pos.table, profile, initial=pos.initial)
     why = "its table could not be rebuilt" if table is None else legal(profile, pos, table, played)
     if why is None and len(played) == theirs.tiles_placed:
@@ -408,7 +405,6 @@ CONTROLS = (
     ("R1 R2 R3 J(R4)", "K1 K2 K3", False, (KNOWN_TABLE, KNOWN_REDUNDANT)),
     ("", "K11 K12 K13 J", True, KNOWN_REDUNDANT),
     ("", "K10 R10 O10 K1", True, KNOWN_PRECHECK),
-    ("", "R5 J J K2", False, KNOWN_ONE_NUMBERED),
 )
 
 
