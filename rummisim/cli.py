@@ -146,12 +146,14 @@ def _cmd_play(args: argparse.Namespace) -> None:
     names = [bot_label(b) for b in bots]
     _warn_slow_search(profile, bots)
     print(f"profile {profile.name}, seed {args.seed}, seats: {', '.join(names)}", flush=True)
-    stream = None
-    if not args.quiet:  # each turn is printed as it ends: a long game shows its progress
 
-        def stream(event: TurnLog | RoundRecord) -> None:
-            lines = turn_lines(event, profile, names) if isinstance(event, TurnLog) else round_lines(event)
-            print("\n".join(lines), flush=True)
+    def stream(event: TurnLog | RoundRecord) -> None:
+        """Each turn as it ends (a long game shows its progress), each round's end; --quiet
+        keeps the rounds only."""
+        if isinstance(event, RoundRecord):
+            print("\n".join(round_lines(event)), flush=True)
+        elif not args.quiet:
+            print("\n".join(turn_lines(event, profile, names)), flush=True)
 
     record = play_game(profile, bots, args.seed, on_event=stream)
     print("\n".join(final_lines(record, profile)))
