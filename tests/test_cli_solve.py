@@ -183,4 +183,6 @@ def test_bad_budget_exits_2(capsys, budget):
     with pytest.raises(SystemExit) as exc:
         main(["solve", "--rack", "R4", "--budget", budget])
     assert exc.value.code == 2
-    assert f"argument --budget: expected a whole number 1..1000000000, got '{budget}'" in capsys.readouterr().err
+    assert (
+        f"argument --budget: expected a whole number 1..1000000000, got '{budget}'" in capsys.readouterr().err
+    )
