@@ -144,7 +144,7 @@ def _cmd_play(args: argparse.Namespace) -> None:
             f"{profile.players.max} players, got {len(bots)}"
         )
     names = [bot_label(b) for b in bots]
-    _warn_slow_search(profile, bots)
+    _check_search_scope(profile, bots, "--bots")
     print(f"profile {profile.name}, seed {args.seed}, seats: {', '.join(names)}", flush=True)
 
     def stream(event: TurnLog | RoundRecord) -> None:
@@ -159,20 +159,22 @@ def _cmd_play(args: argparse.Namespace) -> None:
     print("\n".join(final_lines(record, profile)))
 
 
-def _warn_slow_search(profile: RuleProfile, bots: Sequence) -> None:
-    """One warning line when solver bots play a profile the fast exact search (the DP) does not
-    cover at all: every move then goes to the integer program, which on big tile sets can take
-    minutes a turn. ``time_limit.search_budget`` bounds it."""
-    from rummisim.bots.search import SearchBot  # noqa: PLC0415 - only the warning needs it
-    from rummisim.solver_dp import supported  # noqa: PLC0415
+def _check_search_scope(profile: RuleProfile, bots: Sequence, where: str) -> None:
+    """Solver bots on a tile set the fast exact search (the DP) cannot encode would send every
+    move to the integer program, which on such sets can take minutes a move: refused, with the
+    way out, unless ``time_limit.search_budget`` bounds each turn."""
+    from rummisim.bots.search import SearchBot  # noqa: PLC0415 - only this check needs them
+    from rummisim.solver_dp import encodable  # noqa: PLC0415
 
-    uses_solver = any(isinstance(make_bot(b, profile, np.random.default_rng(0)), SearchBot) for b in bots)
-    if uses_solver and profile.time_limit.search_budget is None and not supported(profile, ()):
-        print(
-            f"rummisim: warning: profile {profile.name!r} is outside the fast exact move search; the "
-            "solver bots use the integer program for every move, which may take minutes a turn on a "
-            "tile set this size (set time_limit.search_budget to bound each turn)",
-            file=sys.stderr,
+    if profile.time_limit.search_budget is not None or encodable(profile):
+        return
+    solver_bots = [b for b in bots if isinstance(make_bot(b, profile, np.random.default_rng(0)), SearchBot)]
+    if solver_bots:
+        raise CliError(
+            f"{where}: profile {profile.name!r} ({profile.tiles.colors} colours, {profile.tiles.copies} "
+            f"copies, {profile.tiles.jokers} jokers) is beyond what the fast exact move search encodes, "
+            f"and solver bot {bot_label(solver_bots[0])!r} could take minutes a move; set "
+            "time_limit.search_budget (e.g. 20000) to bound each turn, or play baseline/random bots"
         )
 
 
@@ -369,14 +371,14 @@ def _run_and_report(args: argparse.Namespace) -> int:
         raise CliError(f"--jobs: expected a whole number of workers >= 1, got {args.jobs}")
     check_backend(args.backend, args.scheduler)
     experiment = load_experiment(args.experiment, games=args.games, seed=args.seed)
+    for cell in experiment.cells:
+        _check_search_scope(cell.profile, cell.lineup, f"{args.experiment}: cell {cell.label!r}")
     jobs = args.jobs if args.jobs is not None else joblib.cpu_count()
     out = args.out or f"results/{experiment.name}"
     cells = len(experiment.cells)
 
     def started(workers: int, chunks: int) -> None:
         """Printed once every check has passed, so bad input is one error line and nothing more."""
-        for cell in experiment.cells:
-            _warn_slow_search(cell.profile, cell.lineup)
         cores = os.cpu_count() or 1
         if jobs > cores:
             print(

@@ -576,13 +576,15 @@ def _scope_jokers(profile: RuleProfile) -> int:
     return min(profile.tileset.jokers, profile.jokers.max_per_set)
 
 
+def encodable(profile: RuleProfile) -> bool:
+    """Whether the DP can encode this profile's tile set at all (open runs per colour and the
+    state key's bits); where it cannot, every move goes to the integer program."""
+    return _tables(profile, profile.tileset.copies, _scope_jokers(profile)) is not None
+
+
 def supported(profile: RuleProfile, table: tuple[Meld, ...]) -> bool:
     """Whether ``solve_dp`` handles turn-mode positions of this profile and table at all."""
-    if (
-        not profile.turn.rearrange
-        or profile.runs.min_length != 3
-        or _tables(profile, profile.tileset.copies, _scope_jokers(profile)) is None
-    ):
+    if not profile.turn.rearrange or profile.runs.min_length != 3 or not encodable(profile):
         return False
     has_jokers = any(t == profile.tileset.joker for m in table for t in m.tiles)
     return not (has_jokers and not profile.jokers.take_from_joker_sets)

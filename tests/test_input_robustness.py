@@ -123,18 +123,26 @@ def test_play_streams_the_same_text_it_would_print_at_the_end(capsys):
     assert capsys.readouterr().out == format_game(record, profile, 5) + "\n"
 
 
-def test_a_profile_outside_the_fast_search_is_named_before_a_slow_game(tmp_path, capsys):
-    # 8 colours x 30 values: the DP cannot encode the table, every solver move is an integer
-    # program; the user is told once, before the first turn, and how to bound it
-    from rummisim.cli import _warn_slow_search  # noqa: PLC0415
+def test_solver_bots_on_a_tile_set_beyond_the_fast_search_are_refused_with_the_way_out(tmp_path, capsys):
+    # 8 colours x 30 values, rack 50: the DP cannot encode the table, so every solver move would
+    # be an integer program taking minutes; refused in one line naming search_budget, unless a
+    # budget bounds each turn (then the game streams its turns as it goes)
+    from rummisim.cli import CliError, _check_search_scope  # noqa: PLC0415
 
+    text = "extends: standard\ntiles: {colors: 8, values: 30}\nrack_size: 50\ngroups: {max_size: 8}\n"
     huge = tmp_path / "huge.yaml"
-    huge.write_text(
-        "extends: standard\ntiles: {colors: 8, values: 30}\nrack_size: 50\ngroups: {max_size: 8}\n"
-    )
+    huge.write_text(text)
+    err = one_line_error(capsys, ["play", "--profile", str(huge), "--bots", "baseline,greedy"])
+    assert "beyond what the fast exact move search encodes" in err and "search_budget" in err
+    exp = tmp_path / "exp.yaml"
+    exp.write_text(f"name: big\nseed: 1\ngames: 2\nprofiles: [{huge}]\nlineups: [[greedy, greedy]]\n")
+    assert "cell 'huge'" in one_line_error(capsys, ["run", str(exp), "--out", str(tmp_path / "out")])
+    assert not (tmp_path / "out").exists()
     profile = load_profile(huge)
-    _warn_slow_search(profile, ["greedy", "greedy"])
-    assert "outside the fast exact move search" in capsys.readouterr().err
-    _warn_slow_search(profile, ["baseline", "random"])  # no solver, no warning
-    _warn_slow_search(load_profile("standard"), ["greedy", "greedy"])
-    assert capsys.readouterr().err == ""
+    _check_search_scope(profile, ["baseline", "random"], "--bots")  # no solver bot: fine
+    bounded = tmp_path / "bounded.yaml"
+    bounded.write_text(text + "time_limit: {search_budget: 2000}\n")
+    _check_search_scope(load_profile(bounded), ["greedy"], "--bots")  # a budget bounds each turn
+    _check_search_scope(load_profile("standard"), ["greedy"], "--bots")
+    with pytest.raises(CliError):
+        _check_search_scope(profile, ["value", "greedy"], "--bots")
