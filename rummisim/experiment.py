@@ -46,6 +46,7 @@ from rummisim.profile import (
     _load_raw,
     _merge,
     _resolve_reference,
+    excerpt,
     load_profile,
     profile_from_dict,
     read_yaml,
@@ -179,7 +180,7 @@ def _describe(error: dict, source: str) -> str:
         return f"{source}: unknown key '{key}'; valid keys: {_valid_keys(key)}"
     if error["type"] == "missing":
         return f"{source}: missing required key '{key}'"
-    return f"{source}: key '{key}': got {error.get('input')!r}; {error['msg']}"
+    return f"{source}: key '{key}': got {excerpt(error.get('input'))}; {error['msg']}"
 
 
 def _valid_keys(key: str) -> str:

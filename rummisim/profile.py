@@ -304,10 +304,10 @@ def read_yaml(path: Path, error: type[ValueError] = ValueError) -> Any:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise error(f"{path}: broken YAML{where}: {_excerpt(problem, quote=False)}") from None
+        raise error(f"{path}: broken YAML{where}: {excerpt(problem, quote=False)}") from None
 
 
-def _excerpt(value: Any, limit: int = 60, *, quote: bool = True) -> str:
+def excerpt(value: Any, limit: int = 60, *, quote: bool = True) -> str:
     """``repr`` of a value (or the text itself, ``quote=False``) cut to ``limit`` characters:
     error lines never echo a whole input."""
     text = repr(value) if quote else str(value).replace("\n", " ")
@@ -362,9 +362,7 @@ def _load_raw(path: Path, chain: tuple[Path, ...]) -> dict:
     if base_ref is None:
         return data
     if not isinstance(base_ref, str):
-        raise ProfileError(
-            f"{path}: key 'extends': expected a profile name or path, got {_excerpt(base_ref)}"
-        )
+        raise ProfileError(f"{path}: key 'extends': expected a profile name or path, got {excerpt(base_ref)}")
     try:
         base_path = _resolve_reference(base_ref, path)
     except ProfileError as exc:
@@ -396,7 +394,7 @@ def _describe(error: dict, source: str) -> str:
     if kind == "missing":
         return f"{source}: missing required key '{key}' (set it, or 'extends:' a profile that does)"
     message = error["msg"].removeprefix("Value error, ")
-    return f"{source}: key '{key}': got {_excerpt(error.get('input'))}; {message}"
+    return f"{source}: key '{key}': got {excerpt(error.get('input'))}; {message}"
 
 
 def profile_from_dict(data: dict, source: str = "<profile>") -> RuleProfile:

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from rummisim.engine import TurnView, legal_play
 from rummisim.moves import Action, Draw, Play
-from rummisim.profile import RuleProfile
+from rummisim.profile import RuleProfile, excerpt
 
 
 class BotError(ValueError):
@@ -44,7 +44,7 @@ class Bot:
                     f"bot {cls.name!r}: unknown parameter {key!r}; valid parameters: {valid}"
                 ) from None
             raise BotError(
-                f"bot {cls.name!r}: parameter {key!r}: got {err.get('input')!r}; {err['msg']}"
+                f"bot {cls.name!r}: parameter {key!r}: got {excerpt(err.get('input'))}; {err['msg']}"
             ) from None
 
     def act(self, view: TurnView) -> Action:  # pragma: no cover - interface

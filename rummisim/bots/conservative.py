@@ -70,12 +70,19 @@ class ConservativeBot(SearchBot):
     def least_held_play(self, view: TurnView) -> Solution | None:
         """Under ``turn.must_play_if_able`` a hold may not become a draw: ``min_play`` and
         ``open_margin`` give way, but the jokers stay on the rack when another play exists."""
-        joker = self.profile.tileset.joker
-        if self.params.keep_jokers and joker in view.rack:
-            rest = self.search(view, [t for t in view.rack if t != joker], "tiles")
+        if self.holds_jokers(view):
+            rest = self.without_jokers(view, self.profile)
             if rest is not None and rest.is_play:
                 return rest
         return self.search(view, view.rack, "tiles")
+
+    def holds_jokers(self, view: TurnView) -> bool:
+        return self.params.keep_jokers and self.profile.tileset.joker in view.rack
+
+    def without_jokers(self, view: TurnView, profile: RuleProfile) -> Solution | None:
+        """The best play of the rack less its jokers (``keep_jokers``)."""
+        joker = self.profile.tileset.joker
+        return self.search(view, [t for t in view.rack if t != joker], "tiles", profile)
 
     def hold_or_play(self, view: TurnView) -> Solution | None:
         """The play the hold-back rules allow (``None``: hold everything and draw)."""
@@ -90,9 +97,8 @@ class ConservativeBot(SearchBot):
         best = self.search(view, view.rack, "tiles", profile)
         if best is None or not best.is_play or self.goes_out(view, best):
             return best
-        joker = self.profile.tileset.joker
-        if params.keep_jokers and joker in view.rack:
-            best = self.search(view, [t for t in view.rack if t != joker], "tiles", profile)
+        if self.holds_jokers(view):
+            best = self.without_jokers(view, profile)
             if best is None or not best.is_play:
                 return None
         return best if best.tiles_placed >= params.min_play or self.goes_out(view, best) else None

@@ -80,11 +80,10 @@ class SearchBot(Bot):
             return play
         if view.phase != "start":
             return Pass()
-        if self.profile.turn.must_play_if_able:
-            forced = self.draw_unless_forced(view)
-            if isinstance(forced, Play):
-                return forced
-        return Draw("discard") if self.wants_discard_top(view) else Draw()
+        forced = self.draw_unless_forced(view)
+        if isinstance(forced, Play):
+            return forced
+        return Draw("discard") if self.wants_discard_top(view) else forced
 
     def choose(self, view: TurnView) -> Solution | None:
         """The play to make now (``None`` or a solution without tiles: no play)."""
