@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rummisim.bots import BOTS, BotError, bot_label, make_bot, parse_bot_spec, split_bot_specs
+from rummisim.bots import BOTS, BotError, bot_label, bot_name, make_bot, parse_bot_spec, split_bot_specs
 from rummisim.engine import GameRecord, RoundRecord, TurnLog, play_game
 from rummisim.experiment import ExperimentError
 from rummisim.melds import format_meld, format_table, parse_table, table_tiles
@@ -168,7 +168,7 @@ def _check_search_scope(profile: RuleProfile, bots: Sequence, where: str) -> Non
 
     if profile.time_limit.search_budget is not None or encodable(profile):
         return
-    solver_bots = [b for b in bots if isinstance(make_bot(b, profile, np.random.default_rng(0)), SearchBot)]
+    solver_bots = [b for b in bots if issubclass(BOTS[bot_name(b)], SearchBot)]
     if solver_bots:
         raise CliError(
             f"{where}: profile {profile.name!r} ({profile.tiles.colors} colours, {profile.tiles.copies} "

@@ -318,10 +318,10 @@ def solve_milp(
     # -- the initial meld in a turn that may also touch the table (o)
     if initial:
         o_row, value_row = {}, {}
+        # the opening sets' joker slots hold rack jokers (``rack_joker_use``), never a table
+        # joker: they are not slots a kept table joker may take (their own rows, unused)
+        rack_only_slots: dict[int, dict[int, float]] = defaultdict(dict)
         for faces in _windows(profile):
-            # the opening sets' joker slots hold rack jokers (``rack_joker_use``), never a table
-            # joker: they are not slots a kept table joker may take (their own rows, unused)
-            rack_only_slots: dict[int, dict[int, float]] = defaultdict(dict)
             window = _add_window(
                 model, profile, faces, r, r_jokers, numbered_rows, joker_row, rack_only_slots
             )
