@@ -17,7 +17,7 @@ import statistics
 import time
 from collections import Counter
 
-import rummisim.solver as solver_module
+import rummisim.solver.dispatch as solver_module
 from rummisim import builtin_profiles, load_profile, play_game
 
 

@@ -44,9 +44,7 @@ def plain_loop(experiment) -> float:
 
 def runner(experiment, jobs: int, chunk: int, root: Path, tag: str) -> float:
     start = time.perf_counter()
-    run_experiment(
-        experiment, root / tag, jobs=jobs, chunk_size=chunk, progress=False, summarize=False
-    )
+    run_experiment(experiment, root / tag, jobs=jobs, chunk_size=chunk, progress=False, summarize=False)
     return time.perf_counter() - start
 
 

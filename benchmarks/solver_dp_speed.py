@@ -22,8 +22,8 @@ import numpy as np
 from rummisim import load_profile, play_game
 from rummisim.profile import profile_from_dict
 from rummisim.solver import placed_value
-from rummisim.solver_dp import solve_dp
-from rummisim.solver_milp import solve_milp
+from rummisim.solver.dp import solve_dp
+from rummisim.solver.milp import solve_milp
 
 
 def positions(profile, n: int, seed: int):

@@ -164,7 +164,7 @@ def _check_search_scope(profile: RuleProfile, bots: Sequence, where: str) -> Non
     move to the integer program, which on such sets can take minutes a move: refused, with the
     way out, unless ``time_limit.search_budget`` bounds each turn."""
     from rummisim.bots.search import SearchBot  # noqa: PLC0415 - only this check needs them
-    from rummisim.solver_dp import encodable  # noqa: PLC0415
+    from rummisim.solver.dp import encodable  # noqa: PLC0415
 
     if profile.time_limit.search_budget is not None or encodable(profile):
         return

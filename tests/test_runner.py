@@ -25,7 +25,10 @@ FAST = {
     "name": "fast",
     "seed": 11,
     "games": 12,
-    "profiles": ["standard", {"base": "standard", "name": "wrap", "overrides": {"runs": {"wrap": "high_low"}}}],
+    "profiles": [
+        "standard",
+        {"base": "standard", "name": "wrap", "overrides": {"runs": {"wrap": "high_low"}}},
+    ],
     "lineups": [["baseline", "random", "baseline"]],
 }
 

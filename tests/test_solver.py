@@ -9,7 +9,7 @@ from helpers import with_overrides
 from rummisim import load_profile, parse_table, parse_tiles, play_game
 from rummisim.moves import validate_move
 from rummisim.solver import solve
-from rummisim.solver_milp import solve_milp
+from rummisim.solver.milp import solve_milp
 
 
 def placed(profile, table, rack, **kwargs):

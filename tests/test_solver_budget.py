@@ -7,12 +7,13 @@ from __future__ import annotations
 import pytest
 from helpers import table, tiles, with_overrides
 
-import rummisim.solver as solver_module
+import rummisim.solver.dispatch as solver_module
 from rummisim import load_profile, play_game
 from rummisim.moves import validate_move
-from rummisim.solver import BEAM_SHARE, SolverError, solve
-from rummisim.solver_dp import solve_dp_beam
-from rummisim.solver_milp import MilpResult
+from rummisim.solver import SolverError, solve
+from rummisim.solver.common import SearchResult as MilpResult
+from rummisim.solver.dispatch import BEAM_SHARE
+from rummisim.solver.dp import solve_dp_beam
 
 # mid-game positions from seeded greedy games on ``standard`` that take the exact DP
 # well over 150,000 states (locked table jokers make it search several joker choices)

@@ -10,8 +10,8 @@ from helpers import with_overrides
 from rummisim import load_profile, parse_table, parse_tiles, play_game
 from rummisim.moves import validate_move
 from rummisim.solver import placed_value, solve
-from rummisim.solver_dp import solve_dp, solve_dp_opening
-from rummisim.solver_milp import solve_milp
+from rummisim.solver.dp import solve_dp, solve_dp_opening
+from rummisim.solver.milp import solve_milp
 
 
 def free(base: str):
@@ -248,7 +248,7 @@ def test_agrees_with_milp_big_tables(name, n, seed, share):
 def test_locked_joker_host_longer_than_a_window(standard):
     """B13 frees J(B13), which joins K4 K5 .. K10 J(K11) K12 beside three rack tiles (K4 K5
     K12): a host longer than any set window. The MILP once cut such runs into short pieces
-    and settled for 67 points; its hosts now take any length (``solver_milp._add_hosts``)."""
+    and settled for 67 points; its hosts now take any length (``milp._add_hosts``)."""
     table = parse_table(
         "B10 B11 B12 J(B13) | O1 O2 O3 O4 O5 O6 | K13 R13 O13 B13 | O5 O6 O7 | B1 B2 B3 B4 B5 B6 B7 B8"
         " | O7 O8 O9 O10 | K7 R7 B7 | K6 K7 K8 K9 K10 K11 K12 | B3 B4 B5 B6",
@@ -334,7 +334,7 @@ def test_freed_joker_positions_skip_the_milp(standard, monkeypatch):
     def no_milp(*args, **kwargs):
         raise AssertionError("the MILP was called")
 
-    monkeypatch.setattr("rummisim.solver.solve_milp", no_milp)
+    monkeypatch.setattr("rummisim.solver.dispatch.solve_milp", no_milp)
     for table, rack, best, why in FREED_JOKER_CASES:
         solution = solve(parse_tiles(rack, standard), parse_table(table, standard), standard)
         assert solution.tiles_placed == best and solution.proven, why

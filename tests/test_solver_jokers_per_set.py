@@ -1,5 +1,5 @@
 """Two jokers in one set, ``jokers.max_per_set`` and joker retrieval in the opening turn,
-in the move search (``solver.solve``, the DP ``solver_dp`` and the MILP ``solver_milp``).
+in the move search (``solver.solve``, the DP ``dp`` and the MILP ``milp``).
 
 The rules encoded here (RULES.md):
 
@@ -25,8 +25,8 @@ from rummisim import load_profile
 from rummisim.melds import format_table, make_meld, max_jokers_in_set, set_catalogue
 from rummisim.moves import IllegalMove, joker_acceptable, validate_move
 from rummisim.solver import placed_value, solve
-from rummisim.solver_dp import solve_dp
-from rummisim.solver_milp import solve_milp
+from rummisim.solver.dp import solve_dp
+from rummisim.solver.milp import solve_milp
 from rummisim.tiles import format_tiles
 
 FORMULATIONS = ("windows", "patterns")

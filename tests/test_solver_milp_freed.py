@@ -19,8 +19,8 @@ from rummisim import load_profile, parse_table, parse_tiles
 from rummisim.melds import format_table, make_meld, max_jokers_in_set, set_catalogue
 from rummisim.moves import joker_acceptable, validate_move
 from rummisim.solver import placed_value, solve
-from rummisim.solver_dp import solve_dp
-from rummisim.solver_milp import solve_milp
+from rummisim.solver.dp import solve_dp
+from rummisim.solver.milp import solve_milp
 from rummisim.tiles import format_tiles
 
 FORMULATIONS = ("windows", "patterns")

@@ -5,7 +5,7 @@ The program walks the positions 1..V of a run (plus V+1, the high 1, with
 state after a step is
 
 - per colour, the multiset of runs still open, each reduced to a type
-  (``solver_dp_decode.RunTypes``). A set needs one numbered tile and holds at most
+  (``dp_decode.RunTypes``). A set needs one numbered tile and holds at most
   ``jokers.max_per_set`` jokers (RULES.md "open questions": ``R7 J J`` is a set);
   every run starts with a tile, so it has its numbered tile, and its type is its
   length capped at 3 (the minimum run length): ``A`` one tile; ``C`` two items
@@ -39,7 +39,7 @@ merged run could pass the cap).
 
 At a colour step every open run is extended by a tile or a joker, or closed
 (``E`` only); tiles not used by runs start new runs or go to the groups of their
-value. The score is the profile objective as in ``solver_milp``: tiles placed
+value. The score is the profile objective as in ``milp``: tiles placed
 with the value as tie-break, or the reverse (a rack joker counts
 ``jokers.penalty`` points). Runs longer than V (wrap: 1 low and high in one run)
 are cut in two when decoded.
@@ -107,7 +107,9 @@ import numpy as np
 from rummisim.melds import Meld
 from rummisim.moves import IllegalMove, joker_acceptable, validate_move
 from rummisim.profile import RuleProfile
-from rummisim.solver_dp_decode import (
+from rummisim.solver.common import TILE_WEIGHT, SearchResult, tile_gain
+from rummisim.solver.common import gain as item_gain
+from rummisim.solver.dp_decode import (
     G_AT,
     STARTS_AT,
     TYPE_A,
@@ -121,7 +123,6 @@ from rummisim.solver_dp_decode import (
     group_jokers_needed,
     run_types,
 )
-from rummisim.solver_milp import TILE_WEIGHT, MilpResult
 
 MAX_STATES = 1 << 21  # total states over all steps before the DP gives up (deterministic)
 HASH_BITS = 19  # one step holds at most half of 2**HASH_BITS states
@@ -566,10 +567,6 @@ def _buffers() -> _Buffers:
 # ----- the Python side ------------------------------------------------------------------------
 
 
-def _gain(profile: RuleProfile, value: int, objective: str) -> int:
-    return TILE_WEIGHT + value if objective == "tiles" else TILE_WEIGHT * value + 1
-
-
 def _scope_jokers(profile: RuleProfile) -> int:
     """Jokers for the scope checks: the most a position holds without per-run joker counts
     (positions with more build their own tables, or go to the MILP when those are too big)."""
@@ -597,7 +594,7 @@ def solve_dp(
     *,
     objective: str,
     meter: Meter | None = None,
-) -> MilpResult | None:
+) -> SearchResult | None:
     """Best turn-mode play with full rearrangement (the player has opened), or ``None``
     when the position is outside what the DP handles (see the module docstring). The
     states are charged to ``meter``; past its budget, ``SearchBudgetSpent``."""
@@ -625,11 +622,11 @@ def _play(rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile, 
             if sub[2] and (best is None or sub[0] > best[0]):
                 best = sub
         if best is None:
-            return MilpResult(table, (), True, meter.spent)
+            return SearchResult(table, (), True, meter.spent)
         _, new_table, played = best
     if not played:
-        return MilpResult(table, (), True, meter.spent)
-    return MilpResult(new_table, played, True, meter.spent)
+        return SearchResult(table, (), True, meter.spent)
+    return SearchResult(new_table, played, True, meter.spent)
 
 
 def solve_dp_opening(
@@ -639,7 +636,7 @@ def solve_dp_opening(
     *,
     objective: str,
     meter: Meter | None = None,
-) -> MilpResult | None:
+) -> SearchResult | None:
     """The initial meld from rack tiles alone (the table untouched), or ``None`` when the
     DP cannot settle it and the MILP must.
 
@@ -662,7 +659,7 @@ def solve_dp_opening(
     if top is None:
         return None
     if top < profile.initial_meld.threshold:
-        return MilpResult(table, (), True, meter.spent)
+        return SearchResult(table, (), True, meter.spent)
     if profile.initial_meld.may_touch_table:
         # the best turn-mode play bounds every opening that touches the table; when it holds
         # rack-only sets worth the threshold (``solve`` checks it with ``validate_move``,
@@ -674,7 +671,7 @@ def solve_dp_opening(
     if found is None:
         return None
     new_table = table + found.table if found.played else table
-    return MilpResult(new_table, found.played, True, meter.spent)
+    return SearchResult(new_table, found.played, True, meter.spent)
 
 
 def solve_dp_beam(
@@ -685,7 +682,7 @@ def solve_dp_beam(
     initial: bool,
     objective: str,
     states: int,
-) -> MilpResult | None:
+) -> SearchResult | None:
     """A good play found by one beam pass of the DP (the best states of each step only) that
     creates at most ``states`` states, with ``proven=False``; ``None`` when the pass finds
     nothing or the position is outside the DP's scope. Table jokers stay where they are
@@ -706,9 +703,9 @@ def solve_dp_beam(
         found = None
     # with a discard pile a play must keep a tile to discard
     if found is None or not found[2] or (profile.discard_pile and len(found[2]) >= len(rack)):
-        return MilpResult(tuple(table), (), False, meter.spent)
+        return SearchResult(tuple(table), (), False, meter.spent)
     new_table = tuple(table) + found[1] if initial else found[1]
-    return MilpResult(new_table, found[2], False, meter.spent)
+    return SearchResult(new_table, found[2], False, meter.spent)
 
 
 def _opening_value_bound(rack: tuple[int, ...], profile: RuleProfile, meter: Meter) -> int | None:
@@ -849,7 +846,7 @@ def _hosted(
         hosts = None if shared is None else hosts + shared
     if hosts is None or len(hosts) > host_cap[0]:
         return None
-    top = sum(_tile_gain(profile, t, objective) for t in rack)
+    top = sum(tile_gain(profile, t, objective) for t in rack)
     best: _Found = (NO_BOUND, table, ())
     bounds = []
     for host in hosts:
@@ -889,11 +886,6 @@ def _hosted(
     return best
 
 
-def _tile_gain(profile: RuleProfile, tile: int, objective: str) -> int:
-    ts = profile.tileset
-    return _gain(profile, profile.jokers.penalty if tile == ts.joker else ts.value_of(tile), objective)
-
-
 def _pools(rack, table, profile, objective, virtual, forced, hosts=()):
     """(table counts, rack counts, score offset) the DP sees: kept jokers as tiles of their
     faces, forced rack tiles moved to the table, the ``hosts`` sets and the freed jokers in
@@ -911,14 +903,14 @@ def _pools(rack, table, profile, objective, virtual, forced, hosts=()):
     for f in forced:
         table_counts[f] += 1
         rack_counts[f] -= 1
-        offset += _gain(profile, ts.value_of(f), objective)
+        offset += item_gain(ts.value_of(f), objective)
     for host in hosts:
         table_counts[joker] -= freed_in(host, joker)
         for t in host[1]:
             table_counts[t] -= 1
         for t in host[2]:
             rack_counts[t] -= 1
-            offset += _tile_gain(profile, t, objective)
+            offset += tile_gain(profile, t, objective)
     return table_counts, rack_counts, offset
 
 
@@ -962,11 +954,11 @@ def _best(
         return None
     tgrid, rgrid, wrapable, allow_group = _grids(table_counts, rack_counts, profile)
     n_pos = tgrid.shape[0]
-    gain = np.array([_gain(profile, p % V + 1, objective) for p in range(n_pos)], dtype=np.int64)
+    gain = np.array([item_gain(p % V + 1, objective) for p in range(n_pos)], dtype=np.int64)
     n_steps = n_pos * (C + 1)
     bounds = _bounds(rack_counts[:joker], profile, objective) if prune else [NO_BOUND]
     if floor is not None:
-        need = floor - offset - n_rj * _gain(profile, profile.jokers.penalty, objective)
+        need = floor - offset - n_rj * item_gain(profile.jokers.penalty, objective)
         bounds = [b for b in bounds if b > need] + [need]
     beam = step_cap = 0
     if beam_states:
@@ -988,7 +980,7 @@ def _best(
     chain.reverse()
     if len(chain) != n_steps:
         return None
-    score = int(buf.scores[best]) + offset + n_rj * _gain(profile, profile.jokers.penalty, objective)
+    score = int(buf.scores[best]) + offset + n_rj * item_gain(profile.jokers.penalty, objective)
     new_table = build_table(chain, profile, tab.types, n_pos, n_jokers, virtual, tuple(h[0] for h in hosts))
     if new_table is None:
         return None

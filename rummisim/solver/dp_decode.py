@@ -1,4 +1,4 @@
-"""The dynamic program's moves and turning its chosen steps back into sets (see ``solver_dp``),
+"""The dynamic program's moves and turning its chosen steps back into sets (see ``dp``),
 and the sets that may hold a freed table joker.
 
 The run types of the DP (``RunTypes``) are four without a per-run joker count, or more
@@ -17,6 +17,7 @@ from itertools import combinations, product
 
 from rummisim.melds import MIN_NUMBERED_TILES, Meld, make_meld
 from rummisim.profile import RuleProfile
+from rummisim.solver.common import HOST_RACK_ITEMS
 
 # The action word of a colour step: for each run type ``k`` the runs extended by a tile (bits
 # 3k..3k+2) and by a joker (bits 3(N + k)..), the runs started (STARTS_AT), the tiles used
@@ -36,7 +37,7 @@ class RunTypes:
     """The types an open run of the DP is reduced to, and their moves.
 
     Every run starts with a numbered tile (a leading joker moves to the end, see
-    ``solver_dp``), so it always holds the one numbered tile a set needs; what is left to
+    ``dp``), so it always holds the one numbered tile a set needs; what is left to
     know is its length capped at 3 and, where ``jokers.max_per_set`` could bind, the
     jokers it holds. Untracked (``cap`` None): ``A`` one tile; ``C`` two items; ``D`` a
     valid run followed by a joker, waiting for a tile (a trailing joker is a spare, placed
@@ -406,7 +407,6 @@ def _split_long(
 # ----- sets that may hold a freed table joker (``jokers.reuse: two_rack_tiles``) -------------
 
 Host = tuple[Meld, tuple[int, ...], tuple[int, ...]]
-HOST_RACK_ITEMS = 2  # rack items a set holding freed jokers needs, however many it holds
 
 
 def freed_joker_hosts(

@@ -13,14 +13,14 @@ Sets follow ``melds``: a numbered tile and at most ``jokers.max_per_set`` jokers
 each (``R7 J J`` is a set under ``standard``).
 
 Turn mode with full rearrangement goes to the dynamic program over tile values
-(``solver_dp``, exact, compiled with numba), and so does the rack-only initial meld
+(``dp``, exact, compiled with numba), and so does the rack-only initial meld
 (``solve_dp_opening``: a value bound proves "no opening", else the best rack-only
 play is the answer when it meets the opening rules); positions outside its scope
 (``rearrange=False``, a few locked-joker tables: three freed jokers, several rack
 jokers beside a freed one, too many sets that could hold freed jokers; tables where
 its decoding cannot fit every joker within ``jokers.max_per_set``; or past its
 fixed bound of states; a DP answer that ``validate_move`` refuses, such as an opening whose
-counted set holds the freed table joker) go to the integer program (``solver_milp``, formulation
+counted set holds the freed table joker) go to the integer program (``milp``, formulation
 ``windows``, then ``patterns`` if that answer fails ``validate_move``; should both
 fail, ``SolverError``, which a game records as the bot's fault).
 
@@ -45,11 +45,10 @@ from dataclasses import dataclass
 from rummisim.melds import Meld, format_table, parse_table
 from rummisim.moves import IllegalMove, validate_move
 from rummisim.profile import RuleProfile
-from rummisim.solver_dp import Meter, SearchBudgetSpent, solve_dp, solve_dp_beam, solve_dp_opening
-from rummisim.solver_milp import MilpResult, solve_milp
+from rummisim.solver.common import OBJECTIVES, SearchResult, tile_value
+from rummisim.solver.dp import Meter, SearchBudgetSpent, solve_dp, solve_dp_beam, solve_dp_opening
+from rummisim.solver.milp import solve_milp
 from rummisim.tiles import format_tiles, parse_tiles
-
-OBJECTIVES = ("tiles", "value")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +65,8 @@ class Solution:
     value_placed: int
     proven: bool
     nodes: int = 0
+    method: str = "dp"  # what answered: one of METHODS
+
 
     @property
     def is_play(self) -> bool:
@@ -74,8 +75,15 @@ class Solution:
 
 def placed_value(played, profile: RuleProfile) -> int:
     """Points a play sheds from the rack (a joker counts its rack penalty)."""
-    ts = profile.tileset
-    return sum(profile.jokers.penalty if t == ts.joker else ts.value_of(t) for t in played)
+    return sum(tile_value(profile, t) for t in played)
+
+
+METHODS = (
+    "dp",  # the exact dynamic program (``dp``)
+    "beam",  # its beam pass, once the search budget ran out (not proven)
+    "milp",  # the integer program: outside the DP's scope, or its answer refused
+    "none",  # nothing to search (an empty rack) or the budget spent before any search
+)
 
 
 class SolverError(RuntimeError):
@@ -117,9 +125,9 @@ def solve(
     if budget is None:
         budget = profile.time_limit.search_budget
     if not rack:
-        return Solution((), table, 0, 0, True)
+        return Solution((), table, 0, 0, True, method="none")
     opened = not initial
-    none = MilpResult(table, (), False, 0)
+    none = SearchResult(table, (), False, 0)
     meter = Meter(None if budget is None else budget - budget // BEAM_SHARE)
     result = None
     if initial or rearrange:
@@ -138,17 +146,17 @@ def solve(
             if beam is not None:
                 if beam.played and not _is_legal(profile, table, rack, beam, opened=opened):
                     beam = none
-                return _solution(beam, profile, proven=False, nodes=meter.spent + beam.nodes)
+                return _solution(beam, profile, proven=False, nodes=meter.spent + beam.nodes, method="beam")
         if result and result.played and not _is_legal(profile, table, rack, result, opened=opened):
             result = None
         if result is not None:
-            return _solution(result, profile, proven=True, nodes=meter.spent)
+            return _solution(result, profile, proven=True, nodes=meter.spent, method="dp")
     spent = meter.spent
     # the integer program: outside the DP's scope; a search cut short keeps its best play
     for formulation in ("windows", "patterns"):
         left = None if budget is None else budget - spent
         if left is not None and left <= 0:
-            return _solution(none, profile, proven=False, nodes=spent)
+            return _solution(none, profile, proven=False, nodes=spent, method="none")
         result = solve_milp(
             rack,
             table,
@@ -161,7 +169,7 @@ def solve(
         )
         spent += result.nodes
         if not result.played or _is_legal(profile, table, rack, result, opened=opened):
-            return _solution(result, profile, proven=result.proven, nodes=spent)
+            return _solution(result, profile, proven=result.proven, nodes=spent, method="milp")
         # the windows model aggregates jokers and can, rarely, decode into sets the engine
         # refuses; the pattern formulation places every joker explicitly
     ts = profile.tileset
@@ -171,7 +179,9 @@ def solve(
     )
 
 
-def _solution(result: MilpResult, profile: RuleProfile, *, proven: bool, nodes: int) -> Solution:
+def _solution(
+    result: SearchResult, profile: RuleProfile, *, proven: bool, nodes: int, method: str
+) -> Solution:
     return Solution(
         played=result.played,
         table=result.table,
@@ -179,4 +189,5 @@ def _solution(result: MilpResult, profile: RuleProfile, *, proven: bool, nodes: 
         value_placed=placed_value(result.played, profile),
         proven=proven,
         nodes=nodes,
+        method=method,
     )

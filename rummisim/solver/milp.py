@@ -50,19 +50,11 @@ from rummisim.melds import (
     set_catalogue,
 )
 from rummisim.moves import joker_acceptable
-from rummisim.patterns import masked_meld, set_patterns
 from rummisim.profile import RuleProfile
+from rummisim.solver.common import HOST_RACK_ITEMS, SearchResult, tile_gain
+from rummisim.solver.patterns import masked_meld, set_patterns
 
-TILE_WEIGHT = 1000  # objective weight that makes the primary criterion dominate (values < 1000)
-HOST_RACK_ITEMS = 2  # reuse: two_rack_tiles: rack tiles (or rack jokers) beside a freed joker
-
-
-@dataclass(frozen=True)
-class MilpResult:
-    table: tuple[Meld, ...]
-    played: tuple[int, ...]
-    proven: bool
-    nodes: int
+MilpResult = SearchResult  # the name the integer program's callers know
 
 
 class _Model:
@@ -113,12 +105,6 @@ class _Model:
             constraints=constraints,
             options=options,
         )
-
-
-def _tile_gain(profile: RuleProfile, code: int, objective: str) -> float:
-    ts = profile.tileset
-    value = profile.jokers.penalty if code == ts.joker else ts.value_of(code)
-    return TILE_WEIGHT + value if objective == "tiles" else TILE_WEIGHT * value + 1
 
 
 def _supersets(meld: Meld, profile: RuleProfile, avail: np.ndarray, rack_jokers: int):
@@ -260,9 +246,9 @@ def solve_milp(
 
     # -- rack tiles placed (y)
     y_vars = {
-        int(c): model.var(0, int(r[c]), _tile_gain(profile, int(c), objective)) for c in np.flatnonzero(r)
+        int(c): model.var(0, int(r[c]), tile_gain(profile, int(c), objective)) for c in np.flatnonzero(r)
     }
-    y_joker = model.var(0, r_jokers, _tile_gain(profile, joker, objective)) if r_jokers else None
+    y_joker = model.var(0, r_jokers, tile_gain(profile, joker, objective)) if r_jokers else None
     rack_use: dict[int, dict[int, float]] = defaultdict(dict)  # rack tiles claimed by o/u/w
     rack_joker_use: dict[int, float] = {}
 
@@ -399,7 +385,7 @@ def _rack_only(pats, profile, r, r_jokers, table, objective, node_limit) -> Milp
     fits = np.all(pats.numbered <= r, axis=1) & (pats.n_jokers <= r_jokers)
     for p in np.flatnonzero(fits):
         gain = sum(
-            _tile_gain(profile, joker if j else f, objective)
+            tile_gain(profile, joker if j else f, objective)
             for f, j in zip(pats.faces[p], pats.jokers[p], strict=True)
         )
         v = model.var(0, 4, gain)

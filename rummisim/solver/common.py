@@ -1,0 +1,41 @@
+"""What every search method shares: the result type, the objective's gains and the rule
+constants both the dynamic program and the integer program read. Pure; no I/O."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rummisim.melds import Meld
+from rummisim.profile import RuleProfile
+
+OBJECTIVES = ("tiles", "value")
+TILE_WEIGHT = 1000  # objective weight that makes the primary criterion dominate (values < 1000)
+HOST_RACK_ITEMS = 2  # reuse: two_rack_tiles: rack items beside a freed joker, however many it holds
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """A method's answer: the whole new ``table``, the rack tiles ``played`` (``()``: no play),
+    whether it is a proven optimum, and the search units spent."""
+
+    table: tuple[Meld, ...]
+    played: tuple[int, ...]
+    proven: bool
+    nodes: int
+
+
+def gain(value: int, objective: str) -> int:
+    """Objective gain of placing one rack item worth ``value`` points: ``tiles`` counts tiles
+    first and value as the tie-break, ``value`` the reverse."""
+    return TILE_WEIGHT + value if objective == "tiles" else TILE_WEIGHT * value + 1
+
+
+def tile_value(profile: RuleProfile, code: int) -> int:
+    """Points a rack tile is worth (a joker counts its rack penalty)."""
+    ts = profile.tileset
+    return profile.jokers.penalty if code == ts.joker else ts.value_of(code)
+
+
+def tile_gain(profile: RuleProfile, code: int, objective: str) -> int:
+    """Objective gain of placing the rack tile ``code``."""
+    return gain(tile_value(profile, code), objective)
