@@ -1029,7 +1029,71 @@ def _search(
 ) -> int:
     """Run the kernel with each score floor in turn until one finds a final state: the
     index of the best final state, or NO_STATE / OVERFLOW. The states created are charged
-    to ``meter``; past what it allows, ``SearchBudgetSpent``."""
+    to ``meter``; past what it allows, ``SearchBudgetSpent``.
+
+    With wrap, the 1s of a colour are split between position 1 and V+1 (the high 1). Carrying
+    the split through the sweep (the kernel's per-colour ``low`` counts) multiplies the states
+    by up to three per colour, 14x on game positions. Instead each split is its own sub-problem
+    (``_wrap_splits``): the high 1s of each colour are fixed before the sweep, so the kernel
+    carries no split; the best sub-problem is the optimum, and each one after the first only
+    looks for a better score (its floor), which prunes almost everything."""
+    if beam or not np.any(wrapable):
+        args = (tab, tgrid, rgrid, gain, wrapable, allow_group, n_jokers, bounds, meter)
+        return _passes(*args, beam, step_cap)
+    best_score = None
+    best_grids = None
+    last = None
+    no_wrap = np.zeros_like(wrapable)
+    for tg, rg in _wrap_splits(tgrid, rgrid, wrapable, n_jokers):
+        floors = bounds
+        if best_score is not None:  # only a better play is of interest
+            floors = sorted({max(b, best_score + 1) for b in bounds}, reverse=True)
+        found = _passes(tab, tg, rg, gain, no_wrap, allow_group, n_jokers, floors, meter)
+        last = (tg, rg)
+        if found == OVERFLOW:
+            return OVERFLOW
+        if found >= 0:
+            score = int(_buffers().scores[found])
+            if best_score is None or score > best_score:
+                best_score, best_grids, best = score, (tg, rg), found
+    if best_grids is None:
+        return NO_STATE
+    if best_grids is not last:  # the buffers hold a later sub-problem: search the best one again
+        tg, rg = best_grids
+        best = _passes(tab, tg, rg, gain, no_wrap, allow_group, n_jokers, [best_score], meter)
+    return best
+
+
+def _wrap_splits(tgrid, rgrid, wrapable, n_jokers: int):
+    """Grids of the sub-problems of a wrap search, no high 1 first: for each choice of how many
+    1s of each colour sit high (at V+1, after 13), those 1s move from position 1 to V+1 (table
+    1s first: a table tile and a rack tile of one face are interchangeable, and a table 1 placed
+    high leaves the rack 1 free for more), with no split left for the kernel. A rack 1 moved high
+    may still stay on the rack (the kernel plays rack tiles at will): that is the same play as a
+    sub-problem with fewer high 1s. A colour takes high 1s only if a run can reach V+1: its 12
+    and 13, or jokers for what is missing."""
+    last = tgrid.shape[0] - 1
+    have = (tgrid + rgrid) > 0
+    choices = []
+    for c in range(tgrid.shape[1]):
+        ones = int(tgrid[0, c] + rgrid[0, c]) if wrapable[c] else 0
+        missing = int(not have[last - 1, c]) + int(not have[last - 2, c])
+        choices.append(range(ones + 1) if ones and missing <= n_jokers else range(1))
+    for split in product(*choices):
+        tg = tgrid.copy()
+        rg = rgrid.copy()
+        for c, high in enumerate(split):
+            from_table = min(high, int(tgrid[0, c]))
+            tg[0, c] -= from_table
+            rg[0, c] -= high - from_table
+            tg[last, c] = from_table
+            rg[last, c] = high - from_table
+        yield tg, rg
+
+
+def _passes(tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: int, bounds, meter: Meter,
+            beam: int = 0, step_cap: int = 0) -> int:  # fmt: skip
+    """The kernel with each floor of ``bounds`` in turn (see ``_search``)."""
     buf = _buffers()
     step_gain = (rgrid * gain[:, None]).ravel()
     rest_gain = (step_gain.sum() - np.cumsum(step_gain)).astype(np.int64)
