@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,8 +21,11 @@ from rummisim.engine import GameRecord, RoundRecord, TurnLog, play_game
 from rummisim.experiment import ExperimentError
 from rummisim.melds import format_meld, format_table, parse_table, table_tiles
 from rummisim.profile import MAX_SEARCH_BUDGET, ProfileError, RuleProfile, builtin_profiles, load_profile
-from rummisim.solver import OBJECTIVES, Solution, solve
+from rummisim.solver import OBJECTIVES
 from rummisim.tiles import TileError, format_tiles, parse_tiles
+
+if TYPE_CHECKING:
+    from rummisim.solver import Solution
 
 EXIT_USAGE = 2
 
@@ -264,6 +268,8 @@ _seed_int = _bounded_int(0, 2**63 - 1)
 
 
 def _cmd_solve(args: argparse.Namespace) -> None:
+    from rummisim.solver import solve  # numba and scipy: loaded by the commands that search only
+
     profile = load_profile(args.profile)
     try:
         table = parse_table(args.table, profile)

@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -56,7 +57,9 @@ from rummisim.moves import (
     validate_move,
 )
 from rummisim.profile import RuleProfile
-from rummisim.solver import Solution, solve
+
+if TYPE_CHECKING:
+    from rummisim.solver import Solution
 
 END_OUT = "out"
 END_POOL = "pool_exhausted"
@@ -190,6 +193,8 @@ def legal_play(profile: RuleProfile, rack, table: tuple[Meld, ...], *, opened: b
 
 @lru_cache(maxsize=4096)
 def _legal_play(profile: RuleProfile, rack: tuple[int, ...], table: tuple[Meld, ...], opened: bool):
+    from rummisim.solver import solve  # numba and scipy load on the first search, not on import
+
     return solve(rack, table, profile, initial=not opened, rearrange=profile.turn.rearrange, budget=None)
 
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from rummisim.bots.search import SearchBot
 from rummisim.engine import TurnView
 from rummisim.profile import ProfileError, RuleProfile, profile_from_dict
-from rummisim.solver import Solution
+
+if TYPE_CHECKING:
+    from rummisim.solver import Solution
 
 
 class ConservativeParams(BaseModel):

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 from pydantic import BaseModel
@@ -39,9 +39,19 @@ from rummisim.bots.candidates import discard_order, rack_sets
 from rummisim.engine import TurnView
 from rummisim.moves import Action, Discard, Draw, OutOfBudget, Pass, Play
 from rummisim.profile import RuleProfile
-from rummisim.solver import Solution, solve
+
+if TYPE_CHECKING:
+    from rummisim.solver import Solution
 
 KEEP_BACK_TRIES = 4  # discard candidates tried when a play would empty the rack
+
+
+def solve(*args, **kwargs) -> Solution:
+    """``rummisim.solver.solve``, imported on the first search, so that importing the bots
+    does not load numba and scipy (a module attribute, so tests can stand in for the solver)."""
+    from rummisim.solver import solve as search
+
+    return search(*args, **kwargs)
 
 
 def ranking(solution: Solution, objective: str) -> tuple[int, int]:
