@@ -87,10 +87,13 @@ def _build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser(
         "run",
         help="play every cell of an experiment file in parallel and write tidy results",
-        description="Play an experiment (configs/experiments/*.yaml) into a results folder: "
+        description="Play an experiment (a YAML file, or a built-in one by name: quickstart, variants, "
+        "... as in configs/experiments/*.yaml) into a results folder: "
         "games.parquet, seats.parquet, matches.parquet, summary.csv, manifest.json.",
     )
-    run.add_argument("experiment", help="experiment YAML path, or a name in configs/experiments")
+    run.add_argument(
+        "experiment", help="experiment YAML path, or a built-in experiment's name (e.g. quickstart)"
+    )
     run.add_argument("--games", type=int, help="games per cell (overrides the file's 'games')")
     run.add_argument("--jobs", type=int, default=None, help="parallel workers (default: all cores)")
     run.add_argument("--out", help="results folder (default: results/<experiment name>)")

@@ -48,11 +48,12 @@ from rummisim.profile import (
     _resolve_reference,
     excerpt,
     load_profile,
+    package_configs,
     profile_from_dict,
     read_yaml,
 )
 
-EXPERIMENT_DIR = Path(__file__).resolve().parent.parent / "configs" / "experiments"
+EXPERIMENT_DIR = package_configs("experiments")
 
 
 MAX_GAMES = 10_000_000  # games per cell
@@ -198,11 +199,23 @@ def _one_error(exc: ValidationError, source: str) -> str:
     return _describe(best, source)
 
 
+def builtin_experiments() -> dict[str, Path]:
+    """Names of the built-in experiments (``rummisim/configs/experiments``) mapped to their files."""
+    return {p.stem: p for p in sorted(EXPERIMENT_DIR.glob("*.yaml"))}
+
+
 def load_experiment(path: str | Path, *, games: int | None = None, seed: int | None = None) -> Experiment:
-    """Read, validate and resolve an experiment file (a path, or a name in configs/experiments)."""
+    """Read, validate and resolve an experiment file: a path, or the name of a built-in
+    experiment (``quickstart``); a file of that name in the working directory comes first."""
     path = Path(path)
-    if not path.exists() and path.suffix == "" and (EXPERIMENT_DIR / f"{path}.yaml").exists():
-        path = EXPERIMENT_DIR / f"{path}.yaml"
+    if not path.exists() and path.suffix == "":
+        builtins = builtin_experiments()
+        if str(path) not in builtins:
+            raise ExperimentError(
+                f"experiment file {path} does not exist, nor a built-in experiment of that name "
+                f"(built-in: {', '.join(builtins) or 'none found'})"
+            )
+        path = builtins[str(path)]
     if not path.exists():
         raise ExperimentError(f"experiment file {path} does not exist")
     data = read_yaml(path, ExperimentError)

@@ -36,6 +36,7 @@ import codecs
 import hashlib
 import json
 from functools import cached_property
+from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -44,11 +45,21 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 
 from rummisim.tiles import TileSet
 
-BUILTIN_PROFILE_DIR = Path(__file__).resolve().parent.parent / "configs" / "profiles"
-
 
 class ProfileError(ValueError):
     """A rule profile that cannot be loaded: the message names file, key and what is allowed."""
+
+
+def package_configs(kind: str) -> Path:
+    """The folder of built-in YAML files of one ``kind`` (``profiles``, ``experiments``): package
+    data in ``rummisim/configs``, found with ``importlib.resources``, so a wheel has them too."""
+    folder = resources.files("rummisim") / "configs" / kind
+    if not isinstance(folder, Path):  # e.g. imported from a zip archive: not supported
+        raise ProfileError(f"the built-in {kind} are not files on disk ({folder}); install rummisim unzipped")
+    return folder
+
+
+BUILTIN_PROFILE_DIR = package_configs("profiles")
 
 
 # ----- schema -----------------------------------------------------------------------
@@ -315,7 +326,7 @@ def excerpt(value: Any, limit: int = 60, *, quote: bool = True) -> str:
 
 
 def builtin_profiles() -> dict[str, Path]:
-    """Names of the built-in profiles in ``configs/profiles`` mapped to their files."""
+    """Names of the built-in profiles (``rummisim/configs/profiles``) mapped to their files."""
     return {p.stem: p for p in sorted(BUILTIN_PROFILE_DIR.glob("*.yaml"))}
 
 

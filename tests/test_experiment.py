@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import yaml
 
+import rummisim
 from rummisim.cli import main
-from rummisim.experiment import EXPERIMENT_DIR, ExperimentError, experiment_from_dict, load_experiment
+from rummisim.experiment import (
+    EXPERIMENT_DIR,
+    ExperimentError,
+    builtin_experiments,
+    experiment_from_dict,
+    load_experiment,
+)
+from rummisim.profile import BUILTIN_PROFILE_DIR
 
 BASE = {
     "name": "t",
@@ -31,6 +41,27 @@ def test_every_shipped_experiment_loads():
         experiment = load_experiment(EXPERIMENT_DIR / f"{name}.yaml")
         assert experiment.name == name
         assert experiment.cells
+
+
+def test_built_in_configs_are_package_data_and_configs_links_to_them():
+    package = Path(rummisim.__file__).parent / "configs"
+    assert package / "experiments" == EXPERIMENT_DIR and package / "profiles" == BUILTIN_PROFILE_DIR
+    top = Path(rummisim.__file__).parent.parent / "configs"
+    if top.exists():  # a checkout (not an installed wheel): the top-level configs/ is the same folder
+        assert top.resolve() == package.resolve()
+        assert sorted(p.name for p in (top / "experiments").glob("*.yaml")) == sorted(
+            p.name for p in EXPERIMENT_DIR.glob("*.yaml")
+        )
+
+
+def test_a_built_in_experiment_runs_by_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no quickstart file here: the name finds the built-in one
+    assert builtin_experiments()["quickstart"] == EXPERIMENT_DIR / "quickstart.yaml"
+    experiment = load_experiment("quickstart", games=8)
+    assert experiment.name == "quickstart" and experiment.games == 8
+    assert experiment.source == str(EXPERIMENT_DIR / "quickstart.yaml")
+    with pytest.raises(ExperimentError, match="no-such-experiment does not exist, nor a built-in"):
+        load_experiment("no-such-experiment")
 
 
 def test_cells_are_the_product_of_profiles_lineups_and_sweep():
