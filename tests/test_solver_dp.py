@@ -127,11 +127,14 @@ def test_locked_jokers(standard):
 
 
 def test_scope_returns_none():
-    strict = load_profile("guide-strict-joker")
+    # strict joker sets with free table jokers (a joker may leave a set that must stay): no pins
+    strict = with_overrides("guide-strict-joker", jokers={"table_jokers": "free"})
     table = parse_table("R3 R4 R5 J(R6)", strict)
     assert solve_dp(parse_tiles("K3 O3", strict), table, strict, objective="tiles") is None
-    no_rearrange = with_overrides("standard", turn={"rearrange": False})
-    assert solve_dp(parse_tiles("R4", no_rearrange), (), no_rearrange, objective="tiles") is None
+    # strict sets with locked jokers and turns without rearrangement pin sets (test_solver_pins)
+    strict = load_profile("guide-strict-joker")
+    found = solve_dp(parse_tiles("K3 O3", strict), table, strict, objective="tiles")
+    assert found is not None and not found.played
     std = free("standard")
     assert solve_dp(parse_tiles("R4", std), (), std, objective="fun") is None
 

@@ -12,11 +12,13 @@ only builds new sets from the rack and adds tiles to table sets without breaking
 Sets follow ``melds``: a numbered tile and at most ``jokers.max_per_set`` jokers
 each (``R7 J J`` is a set under ``standard``).
 
-Turn mode with full rearrangement goes to the dynamic program over tile values
-(``dp``, exact, compiled with numba), and so does the rack-only initial meld
-(``solve_dp_opening``: a value bound proves "no opening", else the best rack-only
-play is the answer when it meets the opening rules); positions outside its scope
-(``rearrange=False``, a few locked-joker tables: three freed jokers, several rack
+Turn mode goes to the dynamic program over tile values (``dp``, exact, compiled
+with numba; without rearrangement and under strict joker sets it pins the table sets
+that must stay together, and its answer is checked under ``turn.rearrange: false``),
+and so does the rack-only initial meld (``solve_dp_opening``: a value bound proves "no
+opening", else the best rack-only play is the answer when it meets the opening rules);
+positions outside its scope (an opening without rearrangement that may touch the
+table, strict joker sets beside a freed joker, a few locked-joker tables: three freed jokers, several rack
 jokers beside a freed one, too many sets that could hold freed jokers; tables where
 its decoding cannot fit every joker within ``jokers.max_per_set``; or past its
 fixed bound of states; a DP answer that ``validate_move`` refuses, such as an opening whose
@@ -46,7 +48,14 @@ from rummisim.melds import Meld, format_table, parse_table
 from rummisim.moves import IllegalMove, validate_move
 from rummisim.profile import RuleProfile
 from rummisim.solver.common import OBJECTIVES, SearchResult, tile_value
-from rummisim.solver.dp import Meter, SearchBudgetSpent, solve_dp, solve_dp_beam, solve_dp_opening
+from rummisim.solver.dp import (
+    Meter,
+    SearchBudgetSpent,
+    solve_dp,
+    solve_dp_beam,
+    solve_dp_opening,
+    without_rearrange,
+)
 from rummisim.solver.milp import solve_milp
 from rummisim.tiles import format_tiles, parse_tiles
 
@@ -130,24 +139,28 @@ def solve(
     none = SearchResult(table, (), False, 0)
     meter = Meter(None if budget is None else budget - budget // BEAM_SHARE)
     result = None
-    if initial or rearrange:
+    # without rearrangement the DP pins every table set (``dp``), and its answers are checked
+    # under ``turn.rearrange: false``; an opening that may touch the table is the MILP's
+    rules = profile if rearrange else without_rearrange(profile)
+    if not (initial and not rules.turn.rearrange and profile.initial_meld.may_touch_table):
         # the value-by-value dynamic program answers most positions exactly and fast; it
         # returns None outside its scope (or past its state bound)
         try:
             if initial:
                 result = solve_dp_opening(rack, table, profile, objective=objective, meter=meter)
             else:
-                result = solve_dp(rack, table, profile, objective=objective, meter=meter)
+                result = solve_dp(rack, table, rules, objective=objective, meter=meter)
         except SearchBudgetSpent:
             # the rest of the budget goes to one beam pass: a good play, not proven best (an
-            # opening that may touch the table has none: the integer program gets the rest)
+            # opening that may touch the table has none, nor a search that pins table sets:
+            # the integer program gets the rest)
             left = budget - meter.spent
-            beam = solve_dp_beam(rack, table, profile, initial=initial, objective=objective, states=left)
+            beam = solve_dp_beam(rack, table, rules, initial=initial, objective=objective, states=left)
             if beam is not None:
-                if beam.played and not _is_legal(profile, table, rack, beam, opened=opened):
+                if beam.played and not _is_legal(rules, table, rack, beam, opened=opened):
                     beam = none
                 return _solution(beam, profile, proven=False, nodes=meter.spent + beam.nodes, method="beam")
-        if result and result.played and not _is_legal(profile, table, rack, result, opened=opened):
+        if result and result.played and not _is_legal(rules, table, rack, result, opened=opened):
             result = None
         if result is not None:
             return _solution(result, profile, proven=True, nodes=meter.spent, method="dp")

@@ -55,6 +55,23 @@ that may hold a freed joker with two other rack items (``freed_joker_hosts``) is
 aside, and the DP solves the tiles left above the best legal play so far (one freed
 joker after the other; two may share a run).
 
+Pins: table sets that must stay together and may only grow (``dp_decode.Pin``). Under
+``take_from_joker_sets: false`` each joker choice pins the sets whose jokers it all keeps
+(a set whose jokers are all freed is released); without rearrangement (``rearrange=False``
+or ``turn.rearrange: false``, checked by ``validate_move`` under that profile) every table
+set is pinned with its jokers at their faces, and the pool is the rack alone. A pinned
+set's tiles leave the grids. A pinned run ``a..b`` of colour ``c`` costs the kernel no
+state while in flight: at the step ``(a, c)`` up to that many open runs of type ``A`` or
+``C`` may join it (left growth; they leave the colour state instead of taking a tile), and
+after the step ``(b, c)`` it comes back as a valid run ``E`` (right growth, or it closes).
+Joining a valid run ``E`` or ``D`` is never needed (it could close instead, the same tiles
+placed), which also rules out merging two pins: rearrange=False forbids that, and under
+strict sets it never places more. A pinned group takes at most one tile of each colour it
+lacks (counts per step, no state). Spare jokers may go to pinned sets at decoding. With
+wrap, a pinned run of the low 1 to 12 may take a 13 only, one holding every value does not
+grow, no short run from the low 1 joins a pin that ends at the high 1, and a longer run is
+cut outside its pin (``None`` if it cannot be).
+
 Bounding. Each kernel pass has a score floor: a state whose score plus the most the
 rack tiles after it can add stays below the floor is dropped, so the pass answers the
 exact optimum whenever that reaches the floor, and nothing otherwise. The floors ask
@@ -85,14 +102,20 @@ step, only the best states (by score less a tile's worth per tile that their ope
 still need; ranking by score alone keeps runs begun that cannot close), within a given
 number of states. Its play is legal but not proven best.
 
-Scope: turn mode with full rearrangement, objectives ``tiles`` and ``value``, wrap
+Scope: turn mode with or without rearrangement, objectives ``tiles`` and ``value``, wrap
 ``none`` and ``high_low``, ``discard_pile``, any jokers on the rack, table jokers
-``free`` or ``locked``, any ``max_per_set``. ``None`` for everything else
-(``turn.rearrange: false``, ``take_from_joker_sets: false`` with table jokers,
-``runs.min_length`` other than 3, more than 7 open runs per colour, state keys past 62
-bits, which per-run joker counts with wrap can reach), and where
-the decoding cannot place every joker within ``max_per_set`` (a kept table joker, or a
-spare one): the MILP answers those. Pure; no I/O.
+``free`` or ``locked``, strict joker sets with ``locked`` table jokers, any
+``max_per_set``. ``None`` for everything else (``runs.min_length`` other than 3, more
+than 7 open runs per colour, state keys past 62 bits, which per-run joker counts with wrap
+can reach; strict joker sets with ``free`` table jokers), where the decoding cannot place
+every joker within ``max_per_set`` (a kept table joker, or a spare one), and for these pin
+corners: a set that keeps some of its jokers and frees others; pins beside a freed joker
+that needs a host (``_hosted`` runs without pins, so its play is refused when it breaks a
+pin); pins where the DP's jokers and a pin's own could pass ``max_per_set`` (no per-run
+joker counts with pins); a pinned group with fewer free places than missing colours; with
+wrap, a run of a pin and a short run from the low 1 that reaches the high 1 and cannot be
+cut outside the pin. The MILP answers those. The beam pass and openings that may touch
+the table pin nothing (``supported`` without ``pins``). Pure; no I/O.
 """
 
 from __future__ import annotations
@@ -104,9 +127,9 @@ from itertools import product
 import numba
 import numpy as np
 
-from rummisim.melds import Meld
+from rummisim.melds import Meld, is_valid_meld_parts
 from rummisim.moves import IllegalMove, joker_acceptable, validate_move
-from rummisim.profile import RuleProfile
+from rummisim.profile import RuleProfile, profile_from_dict
 from rummisim.solver.common import TILE_WEIGHT, SearchResult, tile_gain
 from rummisim.solver.common import gain as item_gain
 from rummisim.solver.dp_decode import (
@@ -121,6 +144,8 @@ from rummisim.solver.dp_decode import (
     freed_in,
     freed_joker_hosts,
     group_jokers_needed,
+    make_pins,
+    pin_grids,
     run_types,
 )
 
@@ -150,6 +175,8 @@ class _Tables:
     move_end: np.ndarray
     moves: np.ndarray  # rows (new state, jokers, action bits), by jokers within a block
     group_jokers: np.ndarray  # (n, m) -> jokers the groups of a value need, -1 if none can form
+    pin_drop: np.ndarray  # (states, 2) the state less one run of type A / C (joins a pin); -1
+    pin_add: np.ndarray  # (states,) the state plus one valid run E (a pin ends); -1
     width: int  # bits of a colour state
     n_bits: int
     m_bits: int
@@ -226,6 +253,20 @@ def _tables(profile: RuleProfile, copies: int, n_jokers: int) -> _Tables | None:
     debt = np.array(
         [sum(c * types.debt[k] for k, c in enumerate(counts)) for counts in index], dtype=np.int64
     )
+    # pins (untracked types only: a pinned run needs no per-run joker count there)
+    pin_drop = np.full((len(index), 2), -1, dtype=np.int64)
+    pin_add = np.full(len(index), -1, dtype=np.int64)
+    if "C" in types.names:
+        kind_a, kind_c, kind_e = (types.names.index(name) for name in ("A", "C", "E"))
+        for counts, s in index.items():
+            for col, kind in enumerate((kind_a, kind_c)):
+                if counts[kind]:
+                    less = list(counts)
+                    less[kind] -= 1
+                    pin_drop[s, col] = index[tuple(less)]
+            more = list(counts)
+            more[kind_e] += 1
+            pin_add[s] = index.get(tuple(more), -1)
     n_max = ts.colours * copies
     group_jokers = np.array(
         [
@@ -246,7 +287,7 @@ def _tables(profile: RuleProfile, copies: int, n_jokers: int) -> _Tables | None:
     key_bits = low_at + (ts.colours * low_bits if profile.wrap else 0)
     if key_bits > MAX_KEY_BITS:
         return None
-    for arr in (dec, final_jokers, debt, move_start, move_end, moves, group_jokers):
+    for arr in (dec, final_jokers, debt, move_start, move_end, moves, group_jokers, pin_drop, pin_add):
         arr.setflags(write=False)
     return _Tables(
         types,
@@ -258,6 +299,8 @@ def _tables(profile: RuleProfile, copies: int, n_jokers: int) -> _Tables | None:
         move_end,
         moves,
         group_jokers,
+        pin_drop,
+        pin_add,
         width,
         n_bits,
         m_bits,
@@ -341,13 +384,25 @@ def _kernel(
     beam,  # 0: exact; else keep the ``beam`` best states of each step (a heuristic pass)
     step_cap,  # with ``beam``: states a step may create (best states are expanded first)
     debt_unit,  # with ``beam``: the rank a state loses per tile its open runs still need
+    pin_start,  # (P, C) pinned runs whose first tile is there
+    pin_end,  # (P, C) pinned runs whose last tile is there
+    pin_absorb,  # (P, C) pinned groups that may take one tile of that face
+    pin_join_a,  # (P, C) pinned runs starting there that a run of type A may join
+    pin_join_c,  # (P, C) ... that a run of type C may join
+    pin_drop,  # (states, 2) a colour state less one run of type A / C; -1 if none
+    pin_add,  # (states,) a colour state plus one valid run; -1 past the open runs
 ):
     """Run the DP. Returns (index of the best final state, NO_STATE, OVERFLOW or
     OVER_BUDGET; last stamp; states created). Every state kept can still reach ``bound``,
     so the best final state of an exact pass is the optimum whenever the optimum is at
     least ``bound``; otherwise the answer is NO_STATE. A beam pass keeps, after each step,
     only the ``beam`` best states (stable order: ties by creation), copied in score order
-    behind the step, so its play is legal but not proven best."""
+    behind the step, so its play is legal but not proven best.
+
+    Pins: where pinned runs start, up to that many open runs of type A or C join them (they
+    are taken out of the colour state, not extended); where pinned runs end, they come back
+    as valid runs after the step's moves; where pinned groups lack the face, up to that many
+    of the tiles used go to them."""
     n_pos, n_col = tcnt.shape
     wmask = np.int64((1 << width) - 1)
     nmask = np.int64((1 << n_bits) - 1)
@@ -374,12 +429,17 @@ def _kernel(
             wrap_low = wrapable[c] and p == 0
             wrap_high = wrapable[c] and p == last and p > 0
             need = bound - rest_gain[p * n_col + c]
+            p_start = pin_start[p, c]
+            p_join_a = pin_join_a[p, c]
+            p_join_c = pin_join_c[p, c]
+            p_end = pin_end[p, c]
+            p_absorb = pin_absorb[p, c]
             for i in range(lo, hi):
                 if beam > 0 and count - hi >= step_cap:
                     break  # the best states of the beam came first
                 key = keys[i]
                 base = scores[i]
-                s = (key >> shift) & wmask
+                s0 = (key >> shift) & wmask
                 used = (key >> jokers_at) & jmask
                 rem = n_jokers - used
                 n_grp = (key >> n_at) & nmask
@@ -398,46 +458,69 @@ def _kernel(
                 cleared = cleared & ~(nmask << n_at) & ~(mmask << m_at)
                 if wrap_low or wrap_high:
                     cleared = cleared & ~(lmask << low_shift)
-                for x in range(x_lo, x_hi + 1):
-                    sc_x = base + (x if wrap_low else x - t) * gp
-                    if sc_x < need:
+                for joins in range((p_start + 1) * (p_start + 1)):
+                    # ``j_a`` runs of type A and ``j_c`` of type C join pinned runs here
+                    j_a = joins // (p_start + 1)
+                    j_c = joins % (p_start + 1)
+                    if j_a + j_c > p_start or j_a > p_join_a or j_c > p_join_c:
                         continue
-                    g_max = min(x, mmask) if allow_group[p] else 0
-                    # a joker here while a tile of this face stays on the rack: the tile
-                    # could take the joker's place (the joker then goes where there is room)
-                    spare_tile = x < t + r and not (wrap_low or wrap_high)
-                    for g in range(g_max + 1):
-                        if n_grp + g > nmask:
-                            break
-                        grp = ((n_grp + g) << n_at) | (max(m_grp, g) << m_at)
-                        if wrap_low:
-                            grp = grp | (x << low_shift)
-                        for row in range(move_start[s, x - g], move_end[s, x - g]):
-                            jokers = moves[row, 1]
-                            if jokers > rem or (jokers > 0 and spare_tile):
-                                break
-                            nk = cleared | (moves[row, 0] << shift) | ((used + jokers) << jokers_at) | grp
-                            action = moves[row, 2] | (x << X_AT) | (g << G_AT)
-                            count = _insert(
-                                nk,
-                                sc_x,
-                                i,
-                                action,
-                                keys,
-                                scores,
-                                parents,
-                                actions,
-                                count,
-                                hi,
-                                hkeys,
-                                hidx,
-                                hstamp,
-                                stamp,
-                            )
-                            if count < 0:
-                                return OVERFLOW, stamp, created + count - hi
-                            if created + count - hi > limit:
-                                return OVER_BUDGET, stamp, limit  # the last state is dropped
+                    s = s0
+                    for _ in range(j_a):
+                        if s >= 0:
+                            s = pin_drop[s, 0]
+                    for _ in range(j_c):
+                        if s >= 0:
+                            s = pin_drop[s, 1]
+                    if s < 0:
+                        continue
+                    for x in range(x_lo, x_hi + 1):
+                        sc_x = base + (x if wrap_low else x - t) * gp
+                        if sc_x < need:
+                            continue
+                        # a joker here while a tile of this face stays on the rack: the tile
+                        # could take the joker's place (the joker then goes where there is room)
+                        spare_tile = x < t + r and not (wrap_low or wrap_high)
+                        for q in range(min(p_absorb, x) + 1):  # tiles to pinned groups
+                            g_max = min(x - q, mmask) if allow_group[p] else 0
+                            for g in range(g_max + 1):
+                                if n_grp + g > nmask:
+                                    break
+                                grp = ((n_grp + g) << n_at) | (max(m_grp, g) << m_at)
+                                if wrap_low:
+                                    grp = grp | (x << low_shift)
+                                u = x - q - g
+                                for row in range(move_start[s, u], move_end[s, u]):
+                                    jokers = moves[row, 1]
+                                    if jokers > rem or (jokers > 0 and spare_tile):
+                                        break
+                                    s_new = moves[row, 0]
+                                    for _ in range(p_end):
+                                        if s_new >= 0:
+                                            s_new = pin_add[s_new]
+                                    if s_new < 0:
+                                        continue
+                                    nk = cleared | (s_new << shift) | ((used + jokers) << jokers_at) | grp
+                                    action = moves[row, 2] | (x << X_AT) | (g << G_AT)
+                                    count = _insert(
+                                        nk,
+                                        sc_x,
+                                        i,
+                                        action,
+                                        keys,
+                                        scores,
+                                        parents,
+                                        actions,
+                                        count,
+                                        hi,
+                                        hkeys,
+                                        hidx,
+                                        hstamp,
+                                        stamp,
+                                    )
+                                    if count < 0:
+                                        return OVERFLOW, stamp, created + count - hi
+                                    if created + count - hi > limit:
+                                        return OVER_BUDGET, stamp, limit  # the last state is dropped
             created += count - hi
             lo, hi = _next_step(
                 hi, count, beam, debt_unit, keys, scores, parents, actions, debt, n_col, width
@@ -579,12 +662,30 @@ def encodable(profile: RuleProfile) -> bool:
     return _tables(profile, profile.tileset.copies, _scope_jokers(profile)) is not None
 
 
-def supported(profile: RuleProfile, table: tuple[Meld, ...]) -> bool:
-    """Whether ``solve_dp`` handles turn-mode positions of this profile and table at all."""
-    if not profile.turn.rearrange or profile.runs.min_length != 3 or not encodable(profile):
+def supported(profile: RuleProfile, table: tuple[Meld, ...], *, pins: bool = False) -> bool:
+    """Whether ``solve_dp`` handles turn-mode positions of this profile and table at all;
+    without ``pins`` (the beam pass, openings that touch the table), only those that need no
+    pinned sets: full rearrangement, and no strict joker sets on the table."""
+    if profile.runs.min_length != 3 or not encodable(profile):
         return False
     has_jokers = any(t == profile.tileset.joker for m in table for t in m.tiles)
-    return not (has_jokers and not profile.jokers.take_from_joker_sets)
+    strict = has_jokers and not profile.jokers.take_from_joker_sets
+    if not pins:
+        return profile.turn.rearrange and not strict
+    # strict joker sets pin the sets whose locked jokers are kept; free table jokers may
+    # move out of a set that must stay together, which pins do not describe
+    return not (strict and profile.turn.rearrange and profile.jokers.table_jokers == "free")
+
+
+@lru_cache(maxsize=16)
+def without_rearrange(profile: RuleProfile) -> RuleProfile:
+    """The profile with ``turn.rearrange: false`` (a ``rearrange=False`` search: every table
+    set is pinned, and ``validate_move`` under it checks that each table set sits in a new one)."""
+    if not profile.turn.rearrange:
+        return profile
+    data = profile.to_dict()
+    data["turn"] = {**data["turn"], "rearrange": False}
+    return profile_from_dict(data, f"<{profile.name} without rearrangement>")
 
 
 def solve_dp(
@@ -594,11 +695,16 @@ def solve_dp(
     *,
     objective: str,
     meter: Meter | None = None,
+    rearrange: bool = True,
 ) -> SearchResult | None:
-    """Best turn-mode play with full rearrangement (the player has opened), or ``None``
-    when the position is outside what the DP handles (see the module docstring). The
-    states are charged to ``meter``; past its budget, ``SearchBudgetSpent``."""
-    if objective not in ("tiles", "value") or not supported(profile, table):
+    """Best turn-mode play (the player has opened), or ``None`` when the position is outside
+    what the DP handles (see the module docstring). ``rearrange=False`` (or the profile's
+    ``turn.rearrange: false``): only new sets from the rack and rack tiles added to table sets
+    (every table set pinned). The states are charged to ``meter``; past its budget,
+    ``SearchBudgetSpent``."""
+    if not rearrange:
+        profile = without_rearrange(profile)
+    if objective not in ("tiles", "value") or not supported(profile, table, pins=True):
         return None
     rack = tuple(sorted(int(t) for t in rack))
     return _play(rack, tuple(table), profile, objective, meter or Meter())
@@ -742,6 +848,8 @@ def _solve_rack(
     """The best play of ``rack`` (score, new table, played), or None if unknown.
     Locked table jokers: a bound per choice of keeping or freeing each, then ``_settle``."""
     ts = profile.tileset
+    if not profile.turn.rearrange:  # dp pins (rearrange=False): every table set stays as it is
+        return _best(rack, table, profile, objective, meter, **_pin_all(table, ts.joker))
     locked = [
         (face, joker_acceptable(profile, meld, face))
         for meld in table
@@ -765,7 +873,14 @@ def _solve_rack(
             if any(forced.count(f) > rack_counts[f] for f in forced):
                 continue
             virtual = tuple(f for freed, f in choice if not freed)
-            found = _best(rack, table, profile, objective, meter, virtual=virtual, forced=forced, prune=prune)
+            opts = dict(virtual=virtual, forced=forced, prune=prune)
+            if not profile.jokers.take_from_joker_sets:  # dp pins: the sets of kept jokers stay
+                opts["pinned"] = _strict_pins(table, choice, profile)
+                if opts["pinned"] is None:
+                    return None
+                if opts["pinned"] is NO_PINS:
+                    continue  # kept jokers of one set at faces no set holds
+            found = _best(rack, table, profile, objective, meter, **opts)
             if found is None:
                 return None
             results.append((found, virtual, forced))
@@ -774,6 +889,47 @@ def _solve_rack(
         if settled is not None:
             return settled
     return None
+
+
+def _pin_all(table: tuple[Meld, ...], joker: int) -> dict:
+    """``_best``'s options without rearrangement: every table set pinned, with its jokers."""
+    return dict(
+        virtual=tuple(f for m in table for t, f in zip(m.tiles, m.faces, strict=True) if t == joker),
+        pinned=tuple((m.tiles, m.faces) for m in table),
+    )
+
+
+NO_PINS = ((), ())  # ``_strict_pins``: the choice keeps no legal table
+
+
+def _strict_pins(table: tuple[Meld, ...], choice, profile: RuleProfile):
+    """The pinned sets of a joker choice under ``take_from_joker_sets: false`` (``choice``: a
+    (freed, face) per table joker, in table order): each set whose jokers are all kept, the
+    jokers at their chosen faces; a set whose jokers are all freed is released. ``None``
+    when a set keeps some of its jokers and frees others (not pinned: the MILP answers);
+    ``NO_PINS`` when the chosen faces make a kept set invalid (two jokers of a group at one
+    colour): no legal table keeps them so."""
+    joker = profile.tileset.joker
+    pinned = []
+    k = 0
+    for meld in table:
+        n = meld.joker_count(joker)
+        if not n:
+            continue
+        mine = choice[k : k + n]
+        k += n
+        n_freed = sum(freed for freed, _ in mine)
+        if n_freed == n:
+            continue
+        if n_freed:
+            return None
+        kept = iter(f for _, f in mine)
+        pairs = zip(meld.tiles, meld.faces, strict=True)
+        faces = tuple(next(kept) if t == joker else f for t, f in pairs)
+        if not is_valid_meld_parts(meld.tiles, faces, profile):
+            return NO_PINS
+        pinned.append((meld.tiles, faces))
+    return tuple(pinned)
 
 
 def _legal(profile, table, full_rack, found: _Found) -> bool:
@@ -927,11 +1083,14 @@ def _best(
     hosts: tuple[Host, ...] = (),
     floor: int | None = None,
     beam_states: int = 0,
+    pinned: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = (),
 ) -> _Found | None:
     """(score, new table, played) of the best play, treating table jokers as free,
     except ``virtual``: table jokers kept at these faces (tiles of that face in the DP, jokers
     again in the answer); ``forced``: rack tiles that must be played. With ``beam_states``,
     one beam pass that creates about that many states at most (a good play, not proven).
+    ``pinned``: table sets as (tiles, faces), their jokers at faces of ``virtual``, that stay
+    together and may only grow (``dp_decode.Pin``); ``None`` where pins do not apply.
 
     The DP places only the jokers some set needs; every other joker (the table's must stay,
     the rack's score) is added afterwards where a set has room. If they do not fit, the
@@ -949,6 +1108,26 @@ def _best(
         return None
     copies = max(ts.copies, int(np.max(table_counts[:joker] + rack_counts[:joker])))
     n_jokers = n_tj + n_rj
+    pins = make_pins(pinned, profile) if pinned else ()
+    if pins is None or (pins and (hosts or beam_states)):
+        return None
+    if pins:
+        # a pinned set with the DP's jokers could pass ``max_per_set``: not tracked with pins
+        cap = profile.jokers.max_per_set
+        if n_jokers + max(pin.jokers for pin in pins) > cap:
+            return None
+        table_counts = table_counts.copy()
+        kept = list(virtual)
+        for pin in pins:
+            for tile, face in zip(pin.tiles, pin.faces, strict=True):
+                table_counts[face] -= 1
+                if tile == joker:
+                    if face not in kept:
+                        return None
+                    kept.remove(face)
+        if kept or np.any(table_counts < 0):
+            return None  # every kept joker sits in a pin
+        virtual = ()
     tab = _tables(profile, copies, n_jokers)
     if tab is None:
         return None
@@ -966,7 +1145,7 @@ def _best(
         step_cap = min(max(1, beam_states // (2 * n_steps)), (MAX_STATES - 1) // n_steps // 2)
         beam, bounds = step_cap, [NO_BOUND]  # it keeps what a step may create
     args = (tab, tgrid, rgrid, gain, wrapable, allow_group, n_jokers, bounds, meter, beam, step_cap)
-    best = _search(*args)
+    best = _search(*args, pins=pin_grids(pins, n_pos, profile) if pins else None)
     buf = _buffers()
     if best == NO_STATE and floor is not None:
         return NO_BOUND, table, ()  # nothing reaches the floor
@@ -981,7 +1160,8 @@ def _best(
     if len(chain) != n_steps:
         return None
     score = int(buf.scores[best]) + offset + n_rj * item_gain(profile.jokers.penalty, objective)
-    new_table = build_table(chain, profile, tab.types, n_pos, n_jokers, virtual, tuple(h[0] for h in hosts))
+    host_sets = tuple(h[0] for h in hosts)
+    new_table = build_table(chain, profile, tab.types, n_pos, n_jokers, virtual, host_sets, pins)
     if new_table is None:
         return None
     new_counts = np.bincount(
@@ -1026,6 +1206,8 @@ def _search(
     meter: Meter,
     beam: int = 0,
     step_cap: int = 0,
+    *,
+    pins=None,
 ) -> int:
     """Run the kernel with each score floor in turn until one finds a final state: the
     index of the best final state, or NO_STATE / OVERFLOW. The states created are charged
@@ -1039,16 +1221,16 @@ def _search(
     looks for a better score (its floor), which prunes almost everything."""
     if beam or not np.any(wrapable):
         args = (tab, tgrid, rgrid, gain, wrapable, allow_group, n_jokers, bounds, meter)
-        return _passes(*args, beam, step_cap)
+        return _passes(*args, beam, step_cap, pins=pins)
     best_score = None
     best_grids = None
     last = None
     no_wrap = np.zeros_like(wrapable)
-    for tg, rg in _wrap_splits(tgrid, rgrid, wrapable, n_jokers):
+    for tg, rg in _wrap_splits(tgrid, rgrid, wrapable, n_jokers, pins=pins):
         floors = bounds
         if best_score is not None:  # only a better play is of interest
             floors = sorted({max(b, best_score + 1) for b in bounds}, reverse=True)
-        found = _passes(tab, tg, rg, gain, no_wrap, allow_group, n_jokers, floors, meter)
+        found = _passes(tab, tg, rg, gain, no_wrap, allow_group, n_jokers, floors, meter, pins=pins)
         last = (tg, rg)
         if found == OVERFLOW:
             return OVERFLOW
@@ -1060,11 +1242,11 @@ def _search(
         return NO_STATE
     if best_grids is not last:  # the buffers hold a later sub-problem: search the best one again
         tg, rg = best_grids
-        best = _passes(tab, tg, rg, gain, no_wrap, allow_group, n_jokers, [best_score], meter)
+        best = _passes(tab, tg, rg, gain, no_wrap, allow_group, n_jokers, [best_score], meter, pins=pins)
     return best
 
 
-def _wrap_splits(tgrid, rgrid, wrapable, n_jokers: int):
+def _wrap_splits(tgrid, rgrid, wrapable, n_jokers: int, *, pins=None):
     """Grids of the sub-problems of a wrap search, no high 1 first: for each choice of how many
     1s of each colour sit high (at V+1, after 13), those 1s move from position 1 to V+1 (table
     1s first: a table tile and a rack tile of one face are interchangeable, and a table 1 placed
@@ -1074,6 +1256,9 @@ def _wrap_splits(tgrid, rgrid, wrapable, n_jokers: int):
     and 13, or jokers for what is missing."""
     last = tgrid.shape[0] - 1
     have = (tgrid + rgrid) > 0
+    if pins is not None:  # pinned runs (out of the grids) cover their positions too
+        start, end = pins[0], pins[1]
+        have |= (np.cumsum(start, axis=0) - np.cumsum(end, axis=0) + end) > 0
     choices = []
     for c in range(tgrid.shape[1]):
         ones = int(tgrid[0, c] + rgrid[0, c]) if wrapable[c] else 0
@@ -1092,9 +1277,12 @@ def _wrap_splits(tgrid, rgrid, wrapable, n_jokers: int):
 
 
 def _passes(tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: int, bounds, meter: Meter,
-            beam: int = 0, step_cap: int = 0) -> int:  # fmt: skip
-    """The kernel with each floor of ``bounds`` in turn (see ``_search``)."""
+            beam: int = 0, step_cap: int = 0, *, pins=None) -> int:  # fmt: skip
+    """The kernel with each floor of ``bounds`` in turn (see ``_search``); ``pins``: the
+    kernel's pin grids (``dp_decode.pin_grids``), none by default."""
     buf = _buffers()
+    if pins is None:
+        pins = (np.zeros_like(tgrid),) * 5
     step_gain = (rgrid * gain[:, None]).ravel()
     rest_gain = (step_gain.sum() - np.cumsum(step_gain)).astype(np.int64)
     best = NO_STATE
@@ -1142,6 +1330,9 @@ def _passes(tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: i
             beam,
             step_cap,
             gain[len(gain) // 2],
+            *pins,
+            tab.pin_drop,
+            tab.pin_add,
         )
         meter.spend(int(created))
         if best == OVER_BUDGET:

@@ -6,7 +6,14 @@ where ``jokers.max_per_set`` could bind and each run carries the jokers it holds
 colour step's action word says how the open runs of that colour were treated (for each
 type the runs extended by a tile and by a joker; the runs started; the tiles used and the
 tiles set aside for groups: ``STARTS_AT``, ``X_AT``, ``G_AT``); each group step's action
-is the number of jokers its groups take. Pure; no I/O.
+is the number of jokers its groups take.
+
+Pins (``Pin``, ``make_pins``, ``pin_grids``): table sets that must stay together (strict joker
+sets, turns without rearrangement). A pinned run leaves the DP's pool and comes back as a valid
+run after its last tile; a short open run of its colour (``A``, ``C``) may join it on the left:
+in a colour step's action, the runs of those types that were neither extended nor closed are
+the joined ones. A pinned group takes at most one tile of each colour it lacks: the tiles of a
+step that neither runs, new runs nor groups used. Pure; no I/O.
 """
 
 from __future__ import annotations
@@ -14,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
+
+import numpy as np
 
 from rummisim.melds import MIN_NUMBERED_TILES, Meld, make_meld
 from rummisim.profile import RuleProfile
@@ -112,6 +121,105 @@ class _Run:
     faces: list[int]
 
 
+@dataclass(frozen=True)
+class Pin:
+    """A table set that stays together (see ``dp``): a run of one colour over the positions
+    ``first..last`` (0-based, ``value - 1``), or a group at position ``first`` that may still
+    take a tile of each colour in ``missing``; its tiles and faces in face order."""
+
+    kind: str  # "run" or "group"
+    colour: int  # a run's colour; -1 for a group
+    first: int
+    last: int
+    tiles: tuple[int, ...]
+    faces: tuple[int, ...]
+    missing: tuple[int, ...]  # groups: colours it may take (one tile each)
+    jokers: int
+
+
+def make_pins(sets, profile: RuleProfile) -> tuple[Pin, ...] | None:
+    """Pins for table sets given as (tiles, faces) (jokers at the faces they keep), or
+    ``None`` where the DP does not pin such a set: a group with fewer free places than
+    missing colours (one count per colour would not do)."""
+    ts = profile.tileset
+    joker = ts.joker
+    pins = []
+    for tiles, faces in sets:
+        order = sorted(range(len(faces)), key=lambda i: (ts.value_of(faces[i]), ts.colour_of(faces[i])))
+        tiles = tuple(int(tiles[i]) for i in order)
+        faces = tuple(int(faces[i]) for i in order)
+        values = [ts.value_of(f) for f in faces]
+        n_jokers = sum(t == joker for t in tiles)
+        if len(set(values)) == 1:
+            present = {ts.colour_of(f) for f in faces}
+            missing = tuple(c for c in range(ts.colours) if c not in present)
+            room = profile.groups.max_size - len(faces)
+            if room <= 0:
+                missing = ()
+            elif room < len(missing):
+                return None
+            p = values[0] - 1
+            pins.append(Pin("group", -1, p, p, tiles, faces, missing, n_jokers))
+            continue
+        colour = ts.colour_of(faces[0])
+        if any(ts.colour_of(f) != colour for f in faces):
+            return None
+        positions = values  # 1-based; with wrap a high 1 (after 13) is V + 1
+        if positions != list(range(values[0], values[0] + len(values))):
+            positions = values[1:] + [ts.values + 1]
+            if not (profile.wrap and values[0] == 1 and positions[-1] - positions[0] == len(values) - 1):
+                return None
+            tiles, faces = tiles[1:] + tiles[:1], faces[1:] + faces[:1]  # in run order
+        pins.append(Pin("run", colour, positions[0] - 1, positions[-1] - 1, tiles, faces, (), n_jokers))
+    return tuple(pins)
+
+
+def pin_joins(pin: Pin, n_pos: int, wrap: bool) -> tuple[bool, bool]:
+    """Whether a short run of type A / C may join a pinned run on the left. With wrap, not
+    where that run would start at the low 1 while the pin ends at the high 1: 14 tiles, and
+    no cut leaves the pin whole with 3 tiles on each side."""
+    if not (wrap and pin.last == n_pos - 1):
+        return True, True
+    return pin.first != 1, pin.first != 2
+
+
+def pin_tail(pin: Pin, profile: RuleProfile) -> bool:
+    """With wrap, a pinned run of the low 1 to 12: it may take a 13 (one tile, like a group
+    takes a colour), never the high 1 after it (14 tiles, and no cut leaves it whole)."""
+    return profile.wrap and pin.first == 0 and pin.last == profile.tileset.values - 2
+
+
+def pin_grows(pin: Pin, profile: RuleProfile) -> bool:
+    """Whether a pinned run comes back as an open run after its last tile: not when it holds
+    every value already, nor a ``pin_tail`` run."""
+    return len(pin.tiles) < profile.tileset.values and not pin_tail(pin, profile)
+
+
+def pin_grids(pins: tuple[Pin, ...], n_pos: int, profile: RuleProfile):
+    """The kernel's view of the pins, per position and colour: pinned runs starting there,
+    pinned runs ending there that grow on (``pin_grows``), pinned groups that may take a tile
+    of that face, and pinned runs starting there that a run of type A / C may join
+    (``pin_joins``)."""
+    start = np.zeros((n_pos, profile.tileset.colours), dtype=np.int64)
+    end = np.zeros_like(start)
+    absorb = np.zeros_like(start)
+    join_a = np.zeros_like(start)
+    join_c = np.zeros_like(start)
+    for pin in pins:
+        if pin.kind == "run":
+            start[pin.first, pin.colour] += 1
+            end[pin.last, pin.colour] += pin_grows(pin, profile)
+            if pin_tail(pin, profile):
+                absorb[pin.last + 1, pin.colour] += 1
+            a_ok, c_ok = pin_joins(pin, n_pos, profile.wrap)
+            join_a[pin.first, pin.colour] += a_ok
+            join_c[pin.first, pin.colour] += c_ok
+        else:
+            for c in pin.missing:
+                absorb[pin.first, c] += 1
+    return start, end, absorb, join_a, join_c
+
+
 # ----- the DP's moves (their action words are decoded below) ---------------------------------
 
 
@@ -205,12 +313,14 @@ def build_table(
     n_jokers: int,
     virtual: tuple[int, ...] = (),
     hosts: tuple[Meld, ...] = (),
+    pins: tuple[Pin, ...] = (),
 ) -> tuple[Meld, ...] | None:
-    """The new table of the chosen steps: the DP's sets and the ``hosts`` sets, the kept
-    jokers (``virtual``) back as jokers, then the jokers no set needed added where a set has
-    room (``jokers.max_per_set``). None when they do not fit; the empty table when the steps
-    make no set (the table was empty: no play)."""
-    decoded = decode(chain, profile, types, n_pos)
+    """The new table of the chosen steps: the DP's sets (the ``pins`` with their own tiles and
+    what they took) and the ``hosts`` sets, the kept jokers (``virtual``, outside the pins)
+    back as jokers, then the jokers no set needed added where a set has room
+    (``jokers.max_per_set``). None when they do not fit; the empty table when the steps make
+    no set (the table was empty: no play)."""
+    decoded = decode(chain, profile, types, n_pos, pins)
     if decoded is None:
         return None
     runs, groups = decoded
@@ -219,7 +329,8 @@ def build_table(
         # so there is none (the jokers counted as placed have nowhere to go)
         return ()
     joker = profile.tileset.joker
-    spare = n_jokers - sum(t == joker for tiles, _ in runs + groups for t in tiles)
+    pinned = sum(pin.jokers for pin in pins)  # the pins' own jokers are not the DP's
+    spare = n_jokers + pinned - sum(t == joker for tiles, _ in runs + groups for t in tiles)
     if spare < 0:
         return None
     host_sets = [(list(h.tiles), list(h.faces)) for h in hosts]
@@ -240,7 +351,7 @@ def build_table(
     return tuple(sorted(melds, key=lambda m: (m.faces, m.tiles)))
 
 
-def decode(chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int):
+def decode(chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple[Pin, ...] = ()):
     """Replay the chosen steps into runs and groups (lists of tiles and faces), or None."""
     ts = profile.tileset
     V, C, joker = ts.values, ts.colours, ts.joker
@@ -248,6 +359,24 @@ def decode(chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int):
     open_runs: list[list[_Run]] = [[] for _ in range(C)]
     runs: list[tuple[list[int], list[int]]] = []
     groups: list[tuple[list[int], list[int]]] = []
+    # pins: runs starting at (position, colour), runs in flight by their last (position,
+    # colour), groups (tiles, faces) that may take a tile of (position, colour)
+    pin_start: dict[tuple[int, int], list[Pin]] = {}
+    in_flight: dict[tuple[int, int], list[_Run]] = {}
+    room: dict[tuple[int, int], list[tuple[list[int], list[int]]]] = {}
+    pinned_groups: list[tuple[list[int], list[int]]] = []
+    for pin in pins:
+        if pin.kind == "run":
+            pin_start.setdefault((pin.first, pin.colour), []).append(pin)
+        else:
+            made = (list(pin.tiles), list(pin.faces))
+            pinned_groups.append(made)
+            for c in pin.missing:
+                room.setdefault((pin.first, c), []).append(made)
+    joinable = tuple(types.names.index(name) for name in ("A", "C") if name in types.names)
+    pin_at: dict[int, tuple[int, int, bool]] = {}  # id of a pinned run's tiles -> (pin's index,
+    # length, grows on)
+    kind_e = types.names.index("E") if "E" in types.names else -1
     k = 0
     for p in range(n_pos):
         value = p % V + 1
@@ -256,22 +385,31 @@ def decode(chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int):
             action = chain[k]
             k += 1
             starts, in_groups = (action >> STARTS_AT) & 7, (action >> G_AT) & 15
-            if not (open_runs[c] or starts or in_groups):
-                continue  # no run of this colour open, none starts, no tile to the groups
+            used = (action >> X_AT) & 15
+            starting = pin_start.get((p, c), [])
+            ending = in_flight.pop((p, c), [])
+            if not (open_runs[c] or starts or in_groups or used or starting or ending):
+                continue  # no run of this colour open, none starts, no tile used, no pin
             face = ts.code(c, value)
             group_tiles.extend([face] * in_groups)
             by_kind: list[list[_Run]] = [[] for _ in range(n_types)]
             for run in open_runs[c]:
                 by_kind[run.kind].append(run)
             still: list[_Run] = []
+            joined: list[_Run] = []  # short runs that join a pinned run starting here
+            by_tile = 0
             for kind in range(n_types):
                 members = by_kind[kind]
                 n_tile = (action >> (3 * kind)) & 7
                 n_joker = (action >> (3 * (n_types + kind))) & 7
+                by_tile += n_tile
                 if n_tile + n_joker > len(members):
                     return None
                 if not types.closes[kind] and n_tile + n_joker != len(members):
-                    return None
+                    if not (starting and kind in joinable):
+                        return None
+                    joined.extend(members[n_tile + n_joker :])
+                    members = members[: n_tile + n_joker]
                 for idx, run in enumerate(members):
                     if idx < n_tile + n_joker:
                         as_tile = idx < n_tile
@@ -284,6 +422,36 @@ def decode(chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int):
                     else:
                         runs.append((run.tiles, run.faces))
             still.extend(_Run(TYPE_A, p + 1, [face], [face]) for _ in range(starts))
+            if len(joined) > len(starting) or (starting and kind_e < 0):
+                return None
+            # each joined run to a pin it may join (runs of two items first: with wrap some
+            # pins take none, see ``pin_joins``)
+            joined.sort(key=lambda run: -len(run.tiles))
+            free_pins = list(starting)
+            for left in joined:
+                kind_ok = 0 if len(left.tiles) == 1 else 1
+                pin = next((q for q in free_pins if pin_joins(q, n_pos, profile.wrap)[kind_ok]), None)
+                if pin is None:
+                    return None
+                free_pins.remove(pin)
+                _start_pin(pin, left, kind_e, c, in_flight, pin_at, room, profile)
+            for pin in free_pins:
+                alone = _Run(kind_e, pin.first + 1, [], [])
+                _start_pin(pin, alone, kind_e, c, in_flight, pin_at, room, profile)
+            # the tiles left went to pinned groups that lack this colour (and ``pin_tail``
+            # runs), one each
+            absorbed = used - by_tile - starts - in_groups
+            takers = room.get((p, c), [])
+            if absorbed < 0 or absorbed > len(takers):
+                return None
+            for tiles, faces in takers[:absorbed]:
+                tiles.append(face)
+                faces.append(face)
+            for run in ending:  # a pinned run is a valid run after its last tile
+                if pin_at[id(run.tiles)][2]:
+                    still.append(run)
+                else:  # it grows no more (``pin_grows``)
+                    runs.append((run.tiles, run.faces))
             open_runs[c] = still
         group_jokers = chain[k]
         k += 1
@@ -305,7 +473,48 @@ def decode(chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int):
                 run.tiles.insert(0, joker)
                 run.faces.insert(0, ts.code(c, (position - 1) % V + 1))
             runs.append((run.tiles, run.faces))
-    return runs, groups
+    if in_flight:
+        return None
+    for i, (tiles, faces) in enumerate(runs):
+        if len(tiles) > V and id(tiles) in pin_at:
+            # with wrap, a pinned run of the low 1 to the high 1 is cut outside the pin
+            pieces = _split_pinned(tiles, faces, pin_at[id(tiles)][:2], profile)
+            if pieces is None:
+                return None
+            runs[i] = pieces[0]
+            runs.append(pieces[1])
+    return runs, groups + pinned_groups
+
+
+def _start_pin(pin: Pin, left: _Run, kind_e: int, c: int, in_flight, pin_at, room, profile) -> None:
+    """A pinned run with the short run ``left`` joined in front (maybe empty), in flight to
+    its last tile (a ``pin_tail`` run may take one tile after it)."""
+    run = _Run(kind_e, left.start, left.tiles + list(pin.tiles), left.faces + list(pin.faces))
+    in_flight.setdefault((pin.last, c), []).append(run)
+    pin_at[id(run.tiles)] = (len(left.tiles), len(pin.tiles), pin_grows(pin, profile))
+    if pin_tail(pin, profile):
+        room.setdefault((pin.last + 1, c), []).append((run.tiles, run.faces))
+
+
+def _split_pinned(tiles, faces, where: tuple[int, int], profile: RuleProfile):
+    """A run longer than the values cut into two valid runs, the pin at ``where`` (index of
+    its first tile, length) whole in one of them; None if there is no such cut."""
+    ts = profile.tileset
+    lo, length = where
+    need = profile.runs.min_length
+    n = len(tiles)
+    for cut in range(need, n - need + 1):
+        if lo < cut < lo + length:
+            continue
+        left, right = tiles[:cut], tiles[cut:]
+        if (
+            len(left) <= ts.values
+            and len(right) <= ts.values
+            and sum(t != ts.joker for t in left) >= MIN_NUMBERED_TILES
+            and sum(t != ts.joker for t in right) >= MIN_NUMBERED_TILES
+        ):
+            return (left, faces[:cut]), (right, faces[cut:])
+    return None
 
 
 @lru_cache(maxsize=65536)

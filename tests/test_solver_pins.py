@@ -1,0 +1,235 @@
+"""Pinned sets in the dynamic program: strict joker sets (``take_from_joker_sets: false``) and
+turns without rearrangement (``rearrange=False``) answered by the DP, checked against the MILP
+reference and ``validate_move`` on hand-made and recorded game positions."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from helpers import with_overrides
+
+import rummisim.bots.search as search_module
+from rummisim import load_profile, parse_table, parse_tiles, play_game
+from rummisim.moves import validate_move
+from rummisim.solver import placed_value, solve
+from rummisim.solver.dp import solve_dp, without_rearrange
+from rummisim.solver.milp import solve_milp
+
+
+def _key(solution_played, profile, objective):
+    placed = (len(solution_played), placed_value(solution_played, profile))
+    return placed if objective == "tiles" else placed[::-1]
+
+
+def _contains(old, new) -> bool:
+    have = Counter(zip(new.tiles, new.faces, strict=True))
+    return all(have[k] >= n for k, n in Counter(zip(old.tiles, old.faces, strict=True)).items())
+
+
+def _play(profile, table_text, rack_text, *, rearrange=True, objective="tiles"):
+    """solve() and the MILP on a position; the DP must answer, legally and as well."""
+    table, rack = parse_table(table_text, profile), parse_tiles(rack_text, profile)
+    sol = solve(rack, table, profile, objective=objective, rearrange=rearrange, budget=None)
+    assert sol.method == "dp", (table_text, rack_text)
+    rules = profile if rearrange else without_rearrange(profile)
+    if sol.played:
+        validate_move(rules, table, rack, sol.table, sol.played, opened=True)
+    ref = solve_milp(rack, table, profile, initial=False, objective=objective, rearrange=rearrange)
+    assert _key(sol.played, profile, objective) == _key(ref.played, profile, objective)
+    return table, sol
+
+
+# ----- strict joker sets ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def strict():
+    return load_profile("guide-strict-joker")
+
+
+def test_strict_set_grows_on_both_ends(strict):
+    table, sol = _play(strict, "R3 J(R4) R5 | K9 O9 B9", "R1 R2 R6 R7 K4 O4")
+    assert sol.tiles_placed == 4  # K4 O4 cannot take the joker's R4: the set stays together
+    grown = [m for m in sol.table if _contains(table[0], m)]
+    assert grown and len(grown[0]) == 7
+
+
+def test_strict_set_keeps_its_tiles(strict):
+    """R3 may not leave R3 J(R4) R5 R6 under strict sets; under standard it joins K3 O3."""
+    _, sol = _play(strict, "R3 J(R4) R5 R6", "K3 O3")
+    assert not sol.played
+    standard = load_profile("standard")
+    _, sol = _play(standard, "R3 J(R4) R5 R6", "K3 O3")
+    assert sol.tiles_placed == 2
+
+
+def test_freeing_the_joker_releases_the_set(strict):
+    """R4 frees the joker: R3 may then leave for K3 O3, beside the freed joker."""
+    table, sol = _play(strict, "R3 J(R4) R5 R6", "R4 K3 O3")
+    assert sol.tiles_placed == 3
+    assert not any(_contains(table[0], m) for m in sol.table)
+
+
+def test_strict_joinable_pins_and_free_sets(strict):
+    """Sets without a joker may still be broken up; a short run joins a pinned run."""
+    _, sol = _play(strict, "K1 K2 K3 K4 K5 K6 | O7 J(O8) O9", "K4 O5 O6 R9")
+    assert sol.tiles_placed == 3  # K4: split K1..K6; O5 O6 join O7 J O9 on the left
+
+
+# ----- no rearrangement ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def standard():
+    return load_profile("standard")
+
+
+def test_rack_jokers_extend_table_sets(standard):
+    table, sol = _play(standard, "R3 R4 R5 | K7 O7 B7 | B10 B11 B12", "R7 J", rearrange=False)
+    assert sol.tiles_placed == 2  # the joker onto a table run (R7 to the group, or after R5 J)
+    for old in table:
+        assert any(_contains(old, new) for new in sol.table)
+    joker = standard.tileset.joker
+    assert any(joker in new.tiles and any(_contains(old, new) for old in table) for new in sol.table)
+    # two rack jokers with nowhere else to go: both onto table sets (K1 J J is a set too)
+    table, sol = _play(standard, "R3 R4 R5 | B10 B11 B12", "J J", rearrange=False)
+    assert sol.tiles_placed == 2 and len(sol.table) == 2
+
+
+def test_group_takes_its_fourth_colour(standard):
+    table, sol = _play(standard, "K7 O7 B7 | R1 R2 J(R3)", "R7 R4 R5 K2", rearrange=False)
+    assert sol.tiles_placed == 3  # R7 to the group, R4 R5 after the joker; K2 stays
+    faces = {tuple(sorted(m.faces)) for m in sol.table}
+    assert tuple(sorted(parse_tiles("K7 R7 O7 B7", standard))) in faces
+
+
+def test_no_merging_without_rearrangement(standard):
+    """R6 between two table runs: full rearrangement may merge them into one run; without it
+    each table run stays in a set of its own (the same tile count: merging never places more)."""
+    table, sol = _play(standard, "R3 R4 R5 | R7 R8 R9", "R6", rearrange=False)
+    assert sol.tiles_placed == 1
+    assert all(sum(_contains(old, new) for old in table) <= 1 for new in sol.table)
+    # splitting a table run would place a tile; without rearrangement it may not
+    _, sol = _play(standard, "R1 R2 R3 R4 R5 R6", "R4", rearrange=False)
+    assert not sol.played
+    _, sol = _play(standard, "R1 R2 R3 R4 R5 R6", "R4")
+    assert sol.tiles_placed == 1
+
+
+def test_table_jokers_keep_their_faces(standard):
+    """K7 O7 J(B7): the rack's B7 may not take the joker's place without rearrangement."""
+    table, sol = _play(standard, "K7 O7 J(B7) | K1 K2 K3", "B7 R7 B8 B9", rearrange=False)
+    assert sol.tiles_placed == 4  # R7 into the group, B7 B8 B9 a new run
+    for old in table:
+        assert any(_contains(old, new) for new in sol.table)
+
+
+def test_wrap_pins():
+    wrap = load_profile("classic-wrap")
+    # a pinned 12 13 1 run takes 11 on the left; a pinned 1..12 takes 13, not the high 1 too
+    _, sol = _play(wrap, "R12 R13 R1 | B1 B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 B12", "R11 B13 B1", rearrange=False)
+    assert sol.tiles_placed == 2
+
+
+# ----- recorded game positions -----------------------------------------------------------------
+
+
+def recorded(profile, bots, seeds, limit):
+    """Turn-mode solver calls (rack, table, rearrange) of seeded games."""
+    calls = []
+    original = search_module.solve
+
+    def wrapped(rack, table, prof, **kw):
+        if not kw.get("initial") and len(calls) < limit:
+            calls.append((tuple(rack), tuple(table), kw.get("rearrange", True)))
+        return original(rack, table, prof, **kw)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(search_module, "solve", wrapped)
+        for seed in seeds:
+            play_game(profile, [bots] * 4, seed)
+    return calls
+
+
+def _recoloured(profile, table, new_table) -> bool:
+    """A kept group joker that now stands for another missing colour: ``validate_move`` allows
+    it (``group_any_missing_colour``); the MILP's frozen supersets keep every joker's face."""
+    ts = profile.tileset
+    return any(
+        ts.joker in old.tiles
+        and len({ts.value_of(f) for f in old.faces}) == 1
+        and not any(_contains(old, new) for new in new_table)
+        for old in table
+    )
+
+
+def check_agreement(profile, positions, objective):
+    """Every answer legal and as good as the MILP's; returns the share the DP answered."""
+    by_dp = 0
+    for rack, table, rearrange in positions:
+        sol = solve(rack, table, profile, objective=objective, rearrange=rearrange, budget=None)
+        rules = profile if rearrange else without_rearrange(profile)
+        if sol.played:
+            validate_move(rules, table, rack, sol.table, sol.played, opened=True)
+        by_dp += sol.method == "dp"
+        ref = solve_milp(rack, table, profile, initial=False, objective=objective, rearrange=rearrange)
+        mine, theirs = _key(sol.played, profile, objective), _key(ref.played, profile, objective)
+        if mine != theirs:
+            # the DP may do better than the MILP only by recolouring a kept group joker
+            assert sol.method == "dp" and mine > theirs, (profile.name, table, rack)
+            assert _recoloured(profile, table, sol.table), (profile.name, table, rack)
+    return by_dp / max(1, len(positions))
+
+
+SWEEP = [
+    # (profile, bot, seeds, positions, least share answered by the DP)
+    ("guide-strict-joker", "greedy", range(3), 90, 0.9),
+    ("standard", "beginner", range(2), 120, 0.99),
+    ("classic-wrap", "beginner", range(2), 80, 0.95),
+    ("strict-wrap", "greedy", range(2), 60, 0.85),
+]
+
+
+def _profile(name):
+    if name == "strict-wrap":
+        return with_overrides("guide-strict-joker", runs={"wrap": "high_low"})
+    return load_profile(name)
+
+
+@pytest.mark.parametrize("objective", ["tiles", "value"])
+@pytest.mark.parametrize(("name", "bot", "seeds", "limit", "share"), SWEEP)
+def test_recorded_positions_agree_with_milp(name, bot, seeds, limit, share, objective):
+    profile = _profile(name)
+    positions = recorded(profile, bot, seeds, limit)
+    assert len(positions) >= limit // 2
+    assert check_agreement(profile, positions, objective) >= share
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("objective", ["tiles", "value"])
+@pytest.mark.parametrize(
+    ("name", "bot", "seeds", "limit", "share"),
+    [
+        ("guide-strict-joker", "greedy", range(10, 22), 400, 0.9),
+        ("standard", "beginner", range(10, 18), 600, 0.99),
+        ("classic-wrap", "beginner", range(10, 18), 500, 0.95),
+        ("ramino-discard", "beginner", range(10, 14), 400, 0.95),
+        ("polish-40", "beginner", range(10, 14), 400, 0.9),
+        ("strict-wrap", "greedy", range(10, 18), 300, 0.85),
+    ],
+)
+def test_recorded_positions_agree_with_milp_sweep(name, bot, seeds, limit, share, objective):
+    profile = _profile(name)
+    positions = recorded(profile, bot, seeds, limit)
+    assert check_agreement(profile, positions, objective) >= share
+
+
+def test_scope_corners_fall_back(standard):
+    """Corners the pins leave to the MILP answer None here (solve() then uses the MILP)."""
+    # a set that keeps one of its two jokers and frees the other
+    strict = load_profile("guide-strict-joker")
+    table = parse_table("R3 J(R4) J(R5) R6", strict)
+    assert solve_dp(parse_tiles("R4 K1", strict), table, strict, objective="tiles") is None
+    sol = solve(parse_tiles("R4 K1", strict), table, strict, budget=None)
+    assert sol.method == "milp"
