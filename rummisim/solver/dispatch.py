@@ -15,11 +15,14 @@ each (``R7 J J`` is a set under ``standard``).
 Turn mode goes to the dynamic program over tile values (``dp``, exact, compiled
 with numba; without rearrangement and under strict joker sets it pins the table sets
 that must stay together, and its answer is checked under ``turn.rearrange: false``),
-and so does the rack-only initial meld (``solve_dp_opening``: a value bound proves "no
-opening", else the best rack-only play is the answer when it meets the opening rules);
+and so does the initial meld (``solve_dp_opening``: a value bound proves "no opening"; a
+single-set opening is the best set the rack forms; else the best "opening core", rack-only
+sets worth the threshold, beside the best play of the other tiles, also where the opening
+may touch the table and free jokers);
 positions outside its scope (an opening without rearrangement that may touch the
-table, strict joker sets beside a freed joker, a few locked-joker tables: three freed jokers, several rack
-jokers beside a freed one, too many sets that could hold freed jokers; tables where
+table, a single-set opening that may touch the table, strict joker sets beside a freed
+joker, a few locked-joker tables: several rack jokers beside a freed one, too many
+sets that could hold freed jokers; tables where
 its decoding cannot fit every joker within ``jokers.max_per_set``; or past its
 fixed bound of states; a DP answer that ``validate_move`` refuses, such as an opening whose
 counted set holds the freed table joker) go to the integer program (``milp``, formulation
@@ -44,10 +47,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rummisim.melds import Meld, format_table, parse_table
+from rummisim.melds import Meld, format_table, parse_table, rack_penalty
 from rummisim.moves import IllegalMove, validate_move
 from rummisim.profile import RuleProfile
-from rummisim.solver.common import OBJECTIVES, SearchResult, tile_value
+from rummisim.solver.common import OBJECTIVES, SearchResult
 from rummisim.solver.dp import (
     Meter,
     SearchBudgetSpent,
@@ -83,8 +86,9 @@ class Solution:
 
 
 def placed_value(played, profile: RuleProfile) -> int:
-    """Points a play sheds from the rack (a joker counts its rack penalty)."""
-    return sum(tile_value(profile, t) for t in played)
+    """Points a play sheds from the rack (a joker counts its rack penalty): what the played
+    tiles would have cost at the end of the round, ``melds.rack_penalty``."""
+    return rack_penalty(played, profile)
 
 
 METHODS = (

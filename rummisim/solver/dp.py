@@ -52,8 +52,10 @@ must be played; the joker is free in the DP) bounds the optimum from above. The 
 bound is the answer when its play passes ``validate_move``. Under ``reuse:
 two_rack_tiles`` a better bound that frees jokers is then settled exactly: each set
 that may hold a freed joker with two other rack items (``freed_joker_hosts``) is set
-aside, and the DP solves the tiles left above the best legal play so far (one freed
-joker after the other; two may share a run).
+aside, and the DP solves the tiles left above the best legal play so far (one host set
+after the other, for any number of freed jokers; a set may hold up to ``max_per_set`` of
+them). A joker choice that no table realises (two kept jokers at one face with no set
+for both) is skipped, not handed to the MILP.
 
 Pins: table sets that must stay together and may only grow (``dp_decode.Pin``). Under
 ``take_from_joker_sets: false`` each joker choice pins the sets whose jokers it all keeps
@@ -81,13 +83,17 @@ and those passes usually keep far fewer states. With locked jokers, a pruned pas
 of several best tables than a full pass; if none of them passes ``validate_move``, the
 full passes are run before giving up.
 
-The initial meld from rack tiles (``solve_dp_opening``) reuses the kernel twice: with
-each tile's face value as its gain, it bounds the opening value of any rack-only table
-(below the threshold: no opening); otherwise the best rack-only play answers when it
-meets the opening rules (it is the best over a superset of the openings). Where the
-opening may touch the table, the best turn-mode play (freeing locked jokers included,
-as ``validate_move`` allows in that opening) answers when it holds rack-only sets worth
-the threshold.
+The initial meld (``solve_dp_opening``): with each tile's face value as its gain, the
+kernel bounds the opening value of any rack-only table (below the threshold: no
+opening). A single-set opening is the best of the sets the rack forms (``opening``).
+Otherwise the opening is an "opening core" (rack-only sets worth the threshold, none
+of them spare) beside the best play of the other rack tiles, on the empty table or,
+where the opening may touch the table, on the table itself (freeing locked jokers, as
+``validate_move`` allows then): ``_cored_opening`` takes the best over the cores (the
+argument is in its docstring), with the best play of the whole rack as a bound.
+
+With a discard pile a play must leave a tile: when the best play empties the rack, the
+racks less one tile go best bound first until one reaches the next bound (``_best_play``).
 
 The kernel is compiled with numba and cached on disk (``cache=True``, next to the
 module in ``__pycache__``), so fresh processes load it instead of compiling; states
@@ -148,6 +154,7 @@ from rummisim.solver.dp_decode import (
     pin_grids,
     run_types,
 )
+from rummisim.solver.opening import TooManyCores, best_single_set, opening_cores
 
 MAX_STATES = 1 << 21  # total states over all steps before the DP gives up (deterministic)
 HASH_BITS = 19  # one step holds at most half of 2**HASH_BITS states
@@ -712,27 +719,46 @@ def solve_dp(
 
 def _play(rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile, objective: str, meter):
     """``solve_dp`` on a sorted rack, past the scope checks."""
-    found = _solve_rack(rack, rack, table, profile, objective, meter)
+    found = _best_play(rack, table, profile, objective, meter)
     if found is None:
         return None
-    _, new_table, played = found
-    if profile.discard_pile and played and len(played) >= len(rack):
-        # the play must leave a tile: the best play of the rack less one tile of some code
+    if not found[2]:
+        return SearchResult(table, (), True, meter.spent)
+    return SearchResult(found[1], found[2], True, meter.spent)
+
+
+def _best_play(rack, table, profile, objective, meter, floor: int | None = None) -> _Found | None:
+    """(score, new table, played) of the best turn-mode play of a sorted rack, ``()`` played
+    for none (score 0); with ``floor``, a score below ``floor`` when no play reaches it.
+
+    With a discard pile the play must leave a tile: when the best play empties the rack, the
+    best play of the rack less one tile of some code. Leaving out ``code`` scores at most the
+    rack's whole gain less that tile's, so the codes go best bound first and the first play
+    that reaches the next bound settles it (usually the first or second solve)."""
+    found = _solve_rack(rack, rack, table, profile, objective, meter, floor=floor)
+    if found is None:
+        return None
+    if profile.discard_pile and found[2] and len(found[2]) >= len(rack):
+        gains = {code: tile_gain(profile, code, objective) for code in set(rack)}
+        total = sum(gains[t] for t in rack)
         best = None
-        for code in sorted(set(rack)):
+        above = floor
+        for code in sorted(gains, key=lambda c: (gains[c], c)):
+            bound = total - gains[code]
+            if above is not None and bound < above:
+                break  # no rack less one tile reaches the best play so far (or ``floor``)
             less = list(rack)
             less.remove(code)
-            sub = _solve_rack(tuple(less), rack, table, profile, objective, meter)
+            sub = _solve_rack(tuple(less), rack, table, profile, objective, meter, floor=above)
             if sub is None:
                 return None
-            if sub[2] and (best is None or sub[0] > best[0]):
+            if sub[2] and (above is None or sub[0] >= above):
                 best = sub
-        if best is None:
-            return SearchResult(table, (), True, meter.spent)
-        _, new_table, played = best
-    if not played:
-        return SearchResult(table, (), True, meter.spent)
-    return SearchResult(new_table, played, True, meter.spent)
+                above = sub[0] + 1
+        found = best
+    if found is None or not found[2] or (floor is not None and found[0] < floor):
+        return (0 if floor is None or floor <= 0 else NO_BOUND), table, ()
+    return found
 
 
 def solve_dp_opening(
@@ -743,15 +769,16 @@ def solve_dp_opening(
     objective: str,
     meter: Meter | None = None,
 ) -> SearchResult | None:
-    """The initial meld from rack tiles alone (the table untouched), or ``None`` when the
-    DP cannot settle it and the MILP must.
+    """The initial meld, or ``None`` when the DP cannot settle it and the MILP must.
 
-    Two exact shortcuts: when even the most valuable rack-only table falls short of the
-    threshold there is no opening (also when the opening turn may touch the table: its
-    opening sets are rack-only too); when the best rack-only play (the turn-mode DP on an
-    empty table) meets the profile's opening rules and the table may not be touched, it
-    is the best opening, as it is the best over a superset of the openings. ``solve``
-    checks it with ``validate_move``."""
+    When even the most valuable rack-only table falls short of the threshold there is no
+    opening (also when the opening turn may touch the table: its opening sets are rack-only
+    too). A single-set opening (``initial_meld.sets: single``, the table untouched) is the
+    best of the sets the rack can form (``opening.best_single_set``). Otherwise the best
+    play of the rack (on an empty table; on the table itself where the opening may touch
+    it) bounds every opening, and is the answer when it meets the opening rules (for a table
+    that may be touched: without freeing table jokers, see ``_cored_opening``); else
+    ``_cored_opening`` settles it. ``solve`` checks the answer with ``validate_move``."""
     if (
         objective not in ("tiles", "value")
         or profile.runs.min_length != 3
@@ -761,23 +788,118 @@ def solve_dp_opening(
     rack = tuple(sorted(int(t) for t in rack))
     table = tuple(table)
     meter = meter or Meter()
+    touch = profile.initial_meld.may_touch_table
+    single = profile.initial_meld.sets == "single"
+    if single and not touch:
+        best = best_single_set(rack, profile, objective)
+        if best is None:
+            return SearchResult(table, (), True, meter.spent)
+        return SearchResult(table + (best[1].meld,), best[1].tiles, True, meter.spent)
     top = _opening_value_bound(rack, profile, meter)
     if top is None:
         return None
     if top < profile.initial_meld.threshold:
         return SearchResult(table, (), True, meter.spent)
-    if profile.initial_meld.may_touch_table:
-        # the best turn-mode play bounds every opening that touches the table; when it holds
-        # rack-only sets worth the threshold (``solve`` checks it with ``validate_move``,
-        # else the MILP answers) it is the best opening
-        if not supported(profile, table):
-            return None
-        return _play(rack, table, profile, objective, meter)
-    found = _play(rack, (), profile, objective, meter)
+    if single or (touch and not supported(profile, table)):
+        return None
+    base = table if touch else ()
+    found = _cored_opening(rack, base, profile, objective, meter)
     if found is None:
         return None
-    new_table = table + found.table if found.played else table
-    return SearchResult(new_table, found.played, True, meter.spent)
+    if not found[2]:
+        return SearchResult(table, (), True, meter.spent)
+    new_table = found[1] if touch else table + found[1]
+    return SearchResult(new_table, found[2], True, meter.spent)
+
+
+MAX_CORES = 400  # opening cores (and search steps listing them) past which the MILP answers
+MAX_CORE_NODES = 20_000
+FEW_CORES = 2  # up to this many cores are solved in turn without the bound of the whole rack
+
+
+def _cored_opening(rack, base, profile, objective, meter) -> _Found | None:
+    """The best initial meld as (score, new table, played), ``()`` played for none: rack-only
+    sets worth the threshold (an "opening core") plus the best play of the other rack tiles
+    on ``base`` (the table where the opening may touch it, else the empty table).
+
+    Why the best over the minimal cores (``opening.opening_cores``: dropping any set falls
+    below the threshold) is the optimum. Every opening holds rack-only sets worth the
+    threshold; a minimal sub-collection ``M`` of them is a core, and the rest of the opening
+    is a play of the rack less ``M``'s tiles on ``base``: its other rack-only sets are new
+    sets of rack tiles, and its freed jokers, the rack tiles that free them and the two rack
+    items beside each are tiles outside ``M`` (the rule the MILP encodes: the opening sets, the
+    freeing tiles and the hosts' rack items are distinct rack tiles, and sets holding table
+    jokers never count). So its score is at most ``gain(M) + best(rack - M)``. Conversely,
+    ``M``'s sets beside any play of the rest are a legal opening worth that much. So the
+    optimum is the best of ``gain(M) + best(rack - M)`` over the cores (one per multiset of
+    tiles: the score depends on the tiles alone), with a discard pile the play of the rest
+    leaving a tile of it.
+
+    Search: no core, no opening; up to ``FEW_CORES`` cores on a table are solved in turn.
+    With more, or on the empty table, the best play of the whole rack (``best(rack)``)
+    first: it bounds every opening (a core and a play of the rest are a play of the rack)
+    and answers at once when it meets the opening rules without freeing a table joker
+    (then no rack tile does two jobs). Else the cores go in turn, those made of sets of that
+    play first, then fewest tiles first, and the search stops when an opening reaches
+    ``best(rack)``. The play of the rest is only
+    looked for above the best opening so far (the DP prunes below that floor). ``None``
+    when a search is outside the DP's scope or there are more than ``MAX_CORES`` cores."""
+    try:
+        cores = opening_cores(rack, profile, limit=MAX_CORES, nodes=MAX_CORE_NODES)
+    except TooManyCores:
+        return None
+    if not cores:
+        return 0, base, ()
+    full = None
+    if len(cores) > FEW_CORES or not base:  # (on the empty table it is cheap)
+        full = _best_play(rack, base, profile, objective, meter)
+        if full is None:
+            return None
+        if not full[2]:
+            return full  # no play at all: no opening either
+        check = _opening_check(profile, base, rack, full)
+        if check is not None and check.jokers_freed == 0:
+            return full
+        laid: dict[Meld, int] = {}
+        for meld in full[1]:
+            laid[meld] = laid.get(meld, 0) + 1
+
+        def order(core):
+            sets: dict[Meld, int] = {}
+            for s in core:
+                sets[s.meld] = sets.get(s.meld, 0) + 1
+            return (any(laid.get(m, 0) < n for m, n in sets.items()), sum(len(s.tiles) for s in core))
+
+        cores.sort(key=order)
+    gains = {code: tile_gain(profile, code, objective) for code in set(rack)}
+    best: _Found = (0, base, ())
+    for core in cores:
+        if full is not None and best[2] and best[0] >= full[0]:
+            break
+        used = [t for s in core for t in s.tiles]
+        rest = list(rack)
+        for t in used:
+            rest.remove(t)
+        if profile.discard_pile and not rest:
+            continue
+        g = sum(gains[t] for t in used)
+        floor = best[0] + 1 - g if best[2] else None
+        sub = _best_play(tuple(rest), base, profile, objective, meter, floor) if rest else (0, base, ())
+        if sub is None:
+            return None
+        score = g + (sum(gains[t] for t in sub[2]) if sub[2] else 0)
+        if sub[0] == NO_BOUND or (best[2] and score <= best[0]):
+            continue
+        best = (score, sub[1] + tuple(s.meld for s in core), tuple(sorted(used + list(sub[2]))))
+    return best
+
+
+def _opening_check(profile, base, rack, found: _Found):
+    """``validate_move``'s verdict on a play as the initial meld (``None``: refused)."""
+    try:
+        return validate_move(profile, base, rack, found[1], found[2], opened=False)
+    except IllegalMove:
+        return None
 
 
 def solve_dp_beam(
@@ -844,12 +966,16 @@ def _solve_rack(
     profile: RuleProfile,
     objective: str,
     meter: Meter,
+    *,
+    floor: int | None = None,
 ) -> _Found | None:
     """The best play of ``rack`` (score, new table, played), or None if unknown.
-    Locked table jokers: a bound per choice of keeping or freeing each, then ``_settle``."""
+    Locked table jokers: a bound per choice of keeping or freeing each, then ``_settle``.
+    With ``floor``, only a play scoring at least ``floor`` is looked for (the searches prune
+    below it): the answer is the best play when that reaches ``floor``, else a score below it."""
     ts = profile.tileset
     if not profile.turn.rearrange:  # dp pins (rearrange=False): every table set stays as it is
-        return _best(rack, table, profile, objective, meter, **_pin_all(table, ts.joker))
+        return _best(rack, table, profile, objective, meter, floor=floor, **_pin_all(table, ts.joker))
     locked = [
         (face, joker_acceptable(profile, meld, face))
         for meld in table
@@ -857,7 +983,7 @@ def _solve_rack(
         if t == ts.joker
     ]
     if not locked or profile.jokers.table_jokers == "free":
-        return _best(rack, table, profile, objective, meter)
+        return _best(rack, table, profile, objective, meter, floor=floor)
     rack_counts = np.bincount(np.asarray(rack, dtype=np.int64), minlength=ts.n_codes)
     options = [
         [(False, f) for f in sorted(ok)] + [(True, f) for f in sorted(ok) if rack_counts[f] > 0]
@@ -873,7 +999,10 @@ def _solve_rack(
             if any(forced.count(f) > rack_counts[f] for f in forced):
                 continue
             virtual = tuple(f for freed, f in choice if not freed)
-            opts = dict(virtual=virtual, forced=forced, prune=prune)
+            # a floor below every score: a choice no table can realise (two kept jokers at
+            # one face with no set to hold both) answers "nothing reaches it", not None
+            low = NO_BOUND + 1 if floor is None else floor
+            opts = dict(virtual=virtual, forced=forced, prune=prune, floor=low)
             if not profile.jokers.take_from_joker_sets:  # dp pins: the sets of kept jokers stay
                 opts["pinned"] = _strict_pins(table, choice, profile)
                 if opts["pinned"] is None:
@@ -885,7 +1014,7 @@ def _solve_rack(
                 return None
             results.append((found, virtual, forced))
         results.sort(key=lambda r: -r[0][0])
-        settled = _settle(results, rack, full_rack, table, profile, objective, prune, host_cap, meter)
+        settled = _settle(results, rack, full_rack, table, profile, objective, prune, host_cap, meter, floor)
         if settled is not None:
             return settled
     return None
@@ -940,10 +1069,13 @@ def _legal(profile, table, full_rack, found: _Found) -> bool:
     return True
 
 
-def _settle(results, rack, full_rack, table, profile, objective, prune, host_cap, meter) -> _Found | None:
+def _settle(
+    results, rack, full_rack, table, profile, objective, prune, host_cap, meter, floor=None
+) -> _Found | None:
     """The best legal play from the bounds of each joker choice (best first): the first legal
     play, unless a better bound freed jokers; such a choice is then solved exactly by
-    ``_hosted`` (the sets that may hold the freed jokers), above the legal play found."""
+    ``_hosted`` (the sets that may hold the freed jokers), above the legal play found (and
+    ``floor``, when given)."""
     best: _Found | None = None
     pending = []
     for found, virtual, forced in results:
@@ -963,12 +1095,14 @@ def _settle(results, rack, full_rack, table, profile, objective, prune, host_cap
             continue
         if profile.jokers.reuse != "two_rack_tiles":
             return None
-        floor = NO_BOUND if best is None else best[0] + 1
+        above = NO_BOUND if best is None else best[0] + 1
+        if floor is not None:
+            above = max(above, floor)
         args = (rack, full_rack, table, profile, objective, virtual, forced)
-        sub = _hosted(*args, floor, prune, (), host_cap, meter)
+        sub = _hosted(*args, above, prune, (), host_cap, meter)
         if sub is None:
             return None
-        if sub[2] and sub[0] >= floor:
+        if sub[2] and sub[0] >= above:
             best = sub
     return best
 
@@ -984,21 +1118,24 @@ def _hosted(
     """The best play of a joker choice that frees table jokers (the ``forced`` rack tiles
     replace them), under ``reuse: two_rack_tiles``, if it reaches ``floor`` (else a score
     below ``floor``), with the sets in ``placed`` taken. Each freed joker gets a set with
-    two other rack items (``freed_joker_hosts``; two freed jokers may share one), one joker
-    after the other: the DP on the tiles left, the other freed jokers still free, bounds
-    the play, best bound first; a legal play settles that branch, an illegal one recurses.
+    two other rack items (``freed_joker_hosts``; several freed jokers may share one, up to
+    ``jokers.max_per_set``), one set after the other, for any number of freed jokers: the
+    DP on the tiles left, the other freed jokers still free, bounds the play, best bound
+    first; a legal play settles that branch, an illegal one recurses. Complete: every legal
+    play holds a set with some of the freed jokers left, which is one of the hosts listed.
     ``None`` when this cannot be settled here (the MILP answers)."""
     ts = profile.tileset
-    if len(forced) > 2:
-        return None
     table_counts, rack_counts, _ = _pools(rack, table, profile, objective, virtual, forced, placed)
     left = len(forced) - sum(freed_in(host, ts.joker) for host in placed)
     hosts = freed_joker_hosts(table_counts, rack_counts, profile, limit=host_cap[0])
     if hosts is not None:  # sets with more rack tiles first: good plays early raise the floor
         hosts.sort(key=lambda host: -len(host[2]))
-    if hosts is not None and left == 2:
+    # a set may hold several of the freed jokers left (up to ``jokers.max_per_set``)
+    for shared_by in range(2, min(left, profile.jokers.max_per_set) + 1):
+        if hosts is None:
+            break
         limit = host_cap[0] - len(hosts)
-        shared = freed_joker_hosts(table_counts, rack_counts, profile, freed=2, limit=limit)
+        shared = freed_joker_hosts(table_counts, rack_counts, profile, freed=shared_by, limit=limit)
         hosts = None if shared is None else hosts + shared
     if hosts is None or len(hosts) > host_cap[0]:
         return None

@@ -621,7 +621,7 @@ Host = tuple[Meld, tuple[int, ...], tuple[int, ...]]
 def freed_joker_hosts(
     table_counts, rack_counts, profile: RuleProfile, freed: int = 1, limit: int = 1 << 30
 ) -> list[Host] | None:
-    """Every set that can hold ``freed`` freed table jokers (1 or 2) with two other rack items
+    """Every set that can hold ``freed`` freed table jokers (any number) with two other rack items
     (numbered rack tiles or a rack joker; ``validate_move`` asks two per set, not per
     joker), as (set, table tiles in it, rack tiles in it); ``None`` when this enumeration
     does not apply (several rack jokers) or finds more than ``limit`` sets.

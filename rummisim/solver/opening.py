@@ -1,0 +1,153 @@
+"""The sets a rack can lay on its own, and the initial meld built from them (see ``dp``).
+
+``rack_only_sets`` lists every valid set (run or group, ``melds.is_valid_meld``) that the rack's
+tiles can form alone: each face is covered by a rack tile of that code or by a rack joker, at
+most ``jokers.max_per_set`` jokers and at least one numbered tile a set, runs of
+``runs.min_length`` up to the number of values (with ``runs.wrap: high_low`` also 12-13-1, never
+13-1-2), groups of ``groups.min_size`` to ``groups.max_size`` distinct colours. A joker may also
+stand where the rack holds the tile: the joker's worth (its opening value, its rack penalty)
+differs from the tile's, so those sets are listed too.
+
+``best_single_set``: the initial meld that must be ONE set (``initial_meld.sets: single``, the
+table untouched) is the best of these sets worth the threshold under the objective (its rack
+tiles' gains, ``common.tile_gain``): exact, as the list holds every set the rack can form.
+
+``opening_cores``: the collections of rack-only sets worth at least the threshold that are
+minimal (dropping any set falls below it), one per multiset of tiles. Listed by a depth-first
+search over the sets by value, highest first, each collection in that order: a collection is
+reported the moment its value reaches the threshold, and as the set just added is its least
+valuable one and the value before it was below the threshold, it is minimal. ``dp`` uses them
+for openings that may also rearrange the table (``solve_dp_opening``). Pure; no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from rummisim.melds import MIN_NUMBERED_TILES, Meld, is_valid_meld, make_meld, meld_opening_value
+from rummisim.profile import RuleProfile
+from rummisim.solver.common import tile_gain
+
+
+@dataclass(frozen=True)
+class RackSet:
+    """A set of rack tiles: the meld, its tiles (sorted codes, jokers included) and opening value."""
+
+    meld: Meld
+    tiles: tuple[int, ...]
+    value: int
+
+
+def rack_only_sets(rack: tuple[int, ...], profile: RuleProfile) -> list[RackSet]:
+    """Every valid set the rack's tiles form on their own (see the module docstring)."""
+    ts = profile.tileset
+    V, C, joker = ts.values, ts.colours, ts.joker
+    have = [0] * ts.n_codes
+    for t in rack:
+        have[t] += 1
+    n_j = min(have[joker], profile.jokers.max_per_set)
+    out: list[RackSet] = []
+
+    def add(faces: list[int]) -> None:
+        present = [i for i, f in enumerate(faces) if have[f]]
+        missing = len(faces) - len(present)
+        if missing > n_j or len(present) < MIN_NUMBERED_TILES:
+            return
+        # the missing faces take jokers; a joker may also stand for a face the rack holds
+        for extra in range(min(n_j - missing, len(present) - MIN_NUMBERED_TILES) + 1):
+            for swapped in combinations(present, extra):
+                on_joker = set(swapped)
+                tiles = [joker if (not have[f] or i in on_joker) else f for i, f in enumerate(faces)]
+                meld = make_meld(tiles, faces, profile)
+                if is_valid_meld(meld, profile):
+                    out.append(RackSet(meld, tuple(sorted(tiles)), meld_opening_value(meld, profile)))
+
+    # runs: positions 1..V, with wrap also V + 1 (the high 1); never 1 and V + 1 in one run
+    top = V + 1 if profile.wrap else V
+    for c in range(C):
+        code_at = [0] + [ts.code(c, (p - 1) % V + 1) for p in range(1, top + 1)]
+        for lo in range(1, top + 1):
+            missing = 0
+            for hi in range(lo, min(top, lo + V - 1) + 1):
+                if lo == 1 and hi == V + 1:
+                    break
+                missing += not have[code_at[hi]]
+                if missing > n_j:
+                    break
+                if hi - lo + 1 >= profile.runs.min_length:
+                    add(code_at[lo : hi + 1])
+    # groups
+    for v in range(1, V + 1):
+        for size in range(profile.groups.min_size, min(profile.groups.max_size, C) + 1):
+            for cols in combinations(range(C), size):
+                add([ts.code(c, v) for c in cols])
+    return out
+
+
+def best_single_set(
+    rack: tuple[int, ...], profile: RuleProfile, objective: str
+) -> tuple[int, RackSet] | None:
+    """(score, set) of the best single set worth ``initial_meld.threshold`` or more, with a
+    discard pile one that leaves a tile on the rack; ``None`` when there is none."""
+    threshold = profile.initial_meld.threshold
+    best: tuple[int, RackSet] | None = None
+    for s in rack_only_sets(rack, profile):
+        if s.value < threshold or (profile.discard_pile and len(s.tiles) >= len(rack)):
+            continue
+        score = sum(tile_gain(profile, t, objective) for t in s.tiles)
+        if best is None or score > best[0]:
+            best = (score, s)
+    return best
+
+
+class TooManyCores(Exception):
+    """The search for opening cores passed its limit (the caller hands the position on)."""
+
+
+def opening_cores(
+    rack: tuple[int, ...], profile: RuleProfile, *, limit: int = 1 << 30, nodes: int = 1 << 30
+) -> list[tuple[RackSet, ...]]:
+    """The minimal collections of rack-only sets worth ``initial_meld.threshold`` (see the
+    module docstring), one per multiset of tiles; ``TooManyCores`` past ``limit`` of them or
+    ``nodes`` search steps."""
+    threshold = profile.initial_meld.threshold
+    sets = sorted(rack_only_sets(rack, profile), key=lambda s: -s.value)
+    left: dict[int, int] = {}
+    for t in rack:
+        left[t] = left.get(t, 0) + 1
+    found: dict[tuple[int, ...], tuple[RackSet, ...]] = {}
+    chosen: list[RackSet] = []
+    budget = [nodes]
+
+    def fits(s: RackSet) -> bool:
+        need: dict[int, int] = {}
+        for t in s.tiles:
+            need[t] = need.get(t, 0) + 1
+        return all(left.get(t, 0) >= n for t, n in need.items())
+
+    def search(start: int, value: int) -> None:
+        for i in range(start, len(sets)):
+            s = sets[i]
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise TooManyCores
+            if not fits(s):
+                continue
+            chosen.append(s)
+            if value + s.value >= threshold:
+                key = tuple(sorted(t for c in chosen for t in c.tiles))
+                if key not in found:
+                    found[key] = tuple(chosen)
+                    if len(found) > limit:
+                        raise TooManyCores
+            else:
+                for t in s.tiles:
+                    left[t] -= 1
+                search(i, value + s.value)
+                for t in s.tiles:
+                    left[t] += 1
+            chosen.pop()
+
+    search(0, 0)
+    return list(found.values())

@@ -1,0 +1,250 @@
+"""Openings, several freed jokers and the discard keep-back settled by the DP (``solver.dp``,
+``solver.opening``) without the MILP: hand-made positions for each, and agreement with the MILP
+reference on positions recorded from seeded games."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import with_overrides
+
+import rummisim.bots.search as bot_search
+import rummisim.solver.dp as dp
+from rummisim import load_profile, parse_table, parse_tiles, play_game
+from rummisim.moves import IllegalMove, validate_move
+from rummisim.solver import solve
+from rummisim.solver.common import tile_gain
+from rummisim.solver.milp import solve_milp
+
+BIG = 1 << 30  # a search budget that never binds here (the MILP takes it as an int32 node limit)
+
+
+def no_milp(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("the MILP was called")
+
+    monkeypatch.setattr("rummisim.solver.dispatch.solve_milp", refuse)
+
+
+def score(played, profile, objective):
+    return sum(tile_gain(profile, t, objective) for t in played)
+
+
+def milp_score(rack, table, profile, objective, *, initial):
+    ref = solve_milp(rack, table, profile, initial=initial, objective=objective, rearrange=True)
+    return score(ref.played, profile, objective)
+
+
+def check(profile, table, rack, got, *, initial):
+    if got.played:
+        validate_move(profile, table, rack, got.table, got.played, opened=not initial)
+    else:
+        assert got.table == tuple(table)
+
+
+# ----- 1. the single-set opening (classic-wrap) ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rack", "laid", "why"),
+    [
+        ("R10 R11 R12 K5 O5 B5 K1", "R10 R11 R12", "two sets on the rack, only one may be laid"),
+        ("R11 R12 R13 R1 K4 O4 B4", "R1 R11 R12 R13", "the wrap run 11-12-13-1 is worth 37"),
+        ("K9 R9 O9 B9 K10 K11", "K9 R9 O9 B9", "a group of four beats the run K9 K10 K11"),
+        ("R2 R3 R4 K7 K8", "", "no single set reaches 30"),
+    ],
+)
+def test_single_set_opening(monkeypatch, rack, laid, why):
+    profile = load_profile("classic-wrap")
+    assert profile.initial_meld.sets == "single"
+    table = parse_table("K1 K2 K3", profile)
+    rk = parse_tiles(rack, profile)
+    no_milp(monkeypatch)
+    got = solve(rk, table, profile, initial=True)
+    assert got.method == "dp" and got.proven, why
+    assert sorted(got.played) == sorted(parse_tiles(laid, profile)), why
+    check(profile, table, rk, got, initial=True)
+    assert len(got.table) == len(table) + bool(laid)
+    monkeypatch.undo()
+    for objective in ("tiles", "value"):
+        got = solve(rk, table, profile, initial=True, objective=objective)
+        assert score(got.played, profile, objective) == milp_score(
+            rk, table, profile, objective, initial=True
+        )
+
+
+def test_single_set_opening_with_a_joker_for_a_tile_on_the_rack():
+    """With a joker worth 25 in the opening, ``K5 R5 O5 J(B5)`` (40) opens where the group of
+    four 5s (20) does not: the joker stands where the rack holds the tile."""
+    profile = with_overrides("classic-wrap", initial_meld={"joker_value": 25})
+    rack = parse_tiles("K5 R5 O5 B5 J R9", profile)
+    got = solve(rack, (), profile, initial=True)
+    assert got.method == "dp" and got.tiles_placed == 4
+    assert profile.tileset.joker in got.played
+    check(profile, (), rack, got, initial=True)
+    for objective in ("tiles", "value"):
+        got = solve(rack, (), profile, initial=True, objective=objective)
+        assert score(got.played, profile, objective) == milp_score(rack, (), profile, objective, initial=True)
+
+
+def test_single_set_opening_may_be_a_long_run():
+    """One run of seven tiles is one set (``validate_move`` takes it). The MILP's rack-only model
+    lists only runs that cannot be cut in two (up to five tiles here), so it lays five."""
+    profile = load_profile("classic-wrap")
+    rack = parse_tiles("B3 B4 B5 B7 B8 B9 J K1", profile)
+    got = solve(rack, (), profile, initial=True)
+    assert got.method == "dp" and got.tiles_placed == 7
+    check(profile, (), rack, got, initial=True)
+
+
+# ----- 2. openings that may touch the table --------------------------------------------------
+
+TOUCH_CASES = [
+    # the best turn play frees J(O11) with O11 and builds B11 B12 J: its rack-only sets (B5 B6
+    # B7, 18) fall short of 40; the core B5 B6 B7 + K11 O11 B11 (51) plus O9 on the run lays 7,
+    # the table untouched only 6
+    ("polish-40", "O10 J(O11) O12 O13", "K11 O9 O11 B5 B6 B7 B11 B12", 7, 6),
+    # ramino: with a discard pile the opening keeps a tile
+    ("ramino-discard", "K3 K4 J(K5) | K11 K12 K13 K1", "K3 K4 K5 K8 K10 R6 R11 O6 B6 B11", 8, 6),
+]
+
+
+@pytest.mark.parametrize(("name", "table", "rack", "best", "untouched"), TOUCH_CASES)
+def test_opening_core_plus_rearrangement(monkeypatch, name, table, rack, best, untouched):
+    profile = load_profile(name)
+    tbl, rk = parse_table(table, profile), parse_tiles(rack, profile)
+    turn = dp.solve_dp(rk, tbl, profile, objective="tiles")
+    with pytest.raises(IllegalMove):  # the best turn play is no opening
+        validate_move(profile, tbl, rk, turn.table, turn.played, opened=False)
+    plain = with_overrides(name, initial_meld={"may_touch_table": False})
+    assert solve(rk, tbl, plain, initial=True, budget=BIG).tiles_placed == untouched
+    no_milp(monkeypatch)
+    got = solve(rk, tbl, profile, initial=True, budget=BIG)
+    assert got.method == "dp" and got.proven and got.tiles_placed == best
+    check(profile, tbl, rk, got, initial=True)
+    assert score(turn.played, profile, "tiles") > score(got.played, profile, "tiles")
+    monkeypatch.undo()
+    for objective in ("tiles", "value"):
+        got = solve(rk, tbl, profile, initial=True, objective=objective, budget=BIG)
+        assert score(got.played, profile, objective) == milp_score(rk, tbl, profile, objective, initial=True)
+
+
+def test_opening_without_core_is_no_opening(monkeypatch):
+    """No rack-only sets reach 40: no opening, however much the table could take."""
+    profile = load_profile("polish-40")
+    tbl = parse_table("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12", profile)
+    rk = parse_tiles("R13 K7 O7 B7 K2", profile)
+    no_milp(monkeypatch)
+    got = solve(rk, tbl, profile, initial=True, budget=BIG)
+    assert got.method == "dp" and not got.played and got.table == tbl
+
+
+# ----- 3. three freed jokers -----------------------------------------------------------------
+
+
+def test_three_freed_jokers(monkeypatch):
+    """R5, K9 and O3 free three locked jokers; each needs a set with two rack tiles: B11 B12
+    take two (``J B11 B12 J``), K1 K2 the third. Every rack tile is placed."""
+    profile = load_profile("polish-40")
+    tbl = parse_table("R4 J(R5) R6 | K8 J(K9) K10 | O1 O2 J(O3)", profile)
+    rk = parse_tiles("R5 K9 O3 B11 B12 K1 K2", profile)
+    no_milp(monkeypatch)
+    got = solve(rk, tbl, profile, budget=BIG)
+    assert got.method == "dp" and got.proven and got.tiles_placed == 7
+    assert validate_move(profile, tbl, rk, got.table, got.played, opened=True).jokers_freed == 3
+    monkeypatch.undo()
+    for objective in ("tiles", "value"):
+        got = solve(rk, tbl, profile, objective=objective, budget=BIG)
+        assert score(got.played, profile, objective) == milp_score(rk, tbl, profile, objective, initial=False)
+
+
+# ----- 4. the discard keep-back ---------------------------------------------------------------
+
+
+def test_discard_keep_back_solves_few_racks(monkeypatch):
+    """The best play would empty the rack; it must keep a tile. Keeping R4 scores at most
+    the rest (but R5 then fits nowhere), keeping R5 gives R4 K9 O9 B9, and no other tile
+    left out can beat that: two solves of the rack less one tile, not five."""
+    profile = load_profile("ramino-discard")
+    tbl = parse_table("R1 R2 R3", profile)
+    rk = tuple(sorted(parse_tiles("R4 R5 K9 O9 B9", profile)))
+    calls = []
+    real = dp._solve_rack
+
+    def counted(rack, *args, **kwargs):
+        calls.append(rack)
+        return real(rack, *args, **kwargs)
+
+    monkeypatch.setattr(dp, "_solve_rack", counted)
+    got = dp.solve_dp(rk, tbl, profile, objective="tiles")
+    assert sorted(got.played) == sorted(parse_tiles("R4 K9 O9 B9", profile))
+    assert len(calls) == 3  # the whole rack, then less R4, less R5
+    validate_move(profile, tbl, rk, got.table, got.played, opened=True)
+    monkeypatch.undo()
+    for objective in ("tiles", "value"):
+        got = solve(rk, tbl, profile, objective=objective)
+        assert score(got.played, profile, objective) == milp_score(rk, tbl, profile, objective, initial=False)
+
+
+# ----- seeded game positions ------------------------------------------------------------------
+
+
+def recorded_positions(name: str, seeds, monkeypatch) -> list[tuple]:
+    """(rack, table, initial) of every search the greedy bots make in seeded games."""
+    profile = load_profile(name)
+    seen: dict[tuple, None] = {}
+    real = bot_search.solve
+
+    def record(rack, table, prof, **kwargs):
+        seen.setdefault((tuple(sorted(rack)), tuple(table), bool(kwargs.get("initial"))), None)
+        return real(rack, table, prof, **kwargs)
+
+    monkeypatch.setattr(bot_search, "solve", record)
+    for seed in seeds:
+        play_game(profile, ["greedy"] * 4, seed)
+    monkeypatch.undo()
+    return list(seen)
+
+
+def _long_run(meld, profile) -> bool:
+    faces = meld.faces
+    return (
+        len(faces) >= 2 * profile.runs.min_length and len({profile.tileset.colour_of(f) for f in faces}) == 1
+    )
+
+
+def sweep(name, positions, *, openings_only: bool):
+    profile = load_profile(name)
+    counted = 0
+    for rack, table, initial in positions:
+        if openings_only and not initial:
+            continue
+        for objective in ("tiles", "value"):
+            got = solve(rack, table, profile, initial=initial, objective=objective, budget=BIG)
+            check(profile, table, rack, got, initial=initial)
+            mine = score(got.played, profile, objective)
+            ref = milp_score(rack, table, profile, objective, initial=initial)
+            if initial:
+                assert got.method == "dp", (name, rack, table)
+            if mine != ref and initial and profile.initial_meld.sets == "single":
+                # the MILP's rack-only model lacks runs that could be cut in two (see above)
+                assert mine > ref and _long_run(got.table[-1], profile)
+            else:
+                assert mine == ref, (name, objective, rack, table)
+            counted += 1
+    return counted
+
+
+@pytest.mark.parametrize(
+    ("name", "seeds", "openings_only"),
+    [("classic-wrap", (0, 1), False), ("polish-40", (0,), True), ("ramino-discard", (0, 1, 2, 3, 4), False)],
+)
+def test_agrees_with_milp_on_game_positions(monkeypatch, name, seeds, openings_only):
+    positions = recorded_positions(name, seeds, monkeypatch)
+    assert sweep(name, positions[:140], openings_only=openings_only) >= 40
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["classic-wrap", "polish-40", "ramino-discard"])
+def test_agrees_with_milp_on_game_positions_slow(monkeypatch, name):
+    positions = recorded_positions(name, range(2, 6), monkeypatch)
+    assert sweep(name, positions, openings_only=False) >= 200
