@@ -30,8 +30,9 @@ if TYPE_CHECKING:
     )
     from rummisim.moves import Discard, Draw, IllegalMove, Pass, Play, validate_move
     from rummisim.profile import ProfileError, RuleProfile, builtin_profiles, load_profile
-    from rummisim.runner import load_results, run_experiment
+    from rummisim.runner import run_experiment
     from rummisim.solver import Solution, solve
+    from rummisim.store import load_results
     from rummisim.tiles import TileError, TileSet
 
 # Each re-exported name and the module that defines it.
@@ -57,8 +58,9 @@ _EXPORTS: dict[str, str] = {
     ),
     **dict.fromkeys(["Discard", "Draw", "IllegalMove", "Pass", "Play", "validate_move"], "rummisim.moves"),
     **dict.fromkeys(["ProfileError", "RuleProfile", "builtin_profiles", "load_profile"], "rummisim.profile"),
-    **dict.fromkeys(["load_results", "run_experiment"], "rummisim.runner"),
+    **dict.fromkeys(["run_experiment"], "rummisim.runner"),
     **dict.fromkeys(["Solution", "solve"], "rummisim.solver"),
+    **dict.fromkeys(["load_results"], "rummisim.store"),
     **dict.fromkeys(["TileError", "TileSet"], "rummisim.tiles"),
 }
 

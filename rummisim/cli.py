@@ -21,6 +21,7 @@ from rummisim.engine import GameRecord, RoundRecord, TurnLog, play_game
 from rummisim.experiment import ExperimentError
 from rummisim.melds import format_meld, format_table, parse_table, table_tiles
 from rummisim.profile import MAX_SEARCH_BUDGET, ProfileError, RuleProfile, builtin_profiles, load_profile
+from rummisim.schema import EndReason
 from rummisim.solver import OBJECTIVES
 from rummisim.tiles import TileError, format_tiles, parse_tiles
 
@@ -219,9 +220,9 @@ def turn_lines(entry: TurnLog, profile: RuleProfile, bots: Sequence[str]) -> lis
 def round_lines(rnd: RoundRecord) -> list[str]:
     """How a round ended: the winner, each seat's score and what is left, the faults."""
     reason = {
-        "out": "went out",
-        "pool_exhausted": "pool exhausted",
-        "capped": "turn cap reached",
+        EndReason.OUT: "went out",
+        EndReason.POOL_EXHAUSTED: "pool exhausted",
+        EndReason.TURN_CAP: "turn cap reached",
     }[rnd.end_reason]
     tie = " (tie broken by turn order)" if rnd.tied else ""
     lines = [

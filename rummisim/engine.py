@@ -24,7 +24,7 @@ every player passes in a row (``end.when_pool_empty: play_on``, 000), or as
 soon as a turn leaves the pool empty (``end_round``, one reading of 004), and
 the winner is chosen by ``end.pool_empty_winner`` (ties broken by the other
 measure, then by turn order from the round's first player). A round that
-reaches ``end.max_turns`` ends the same way and is recorded as ``capped``.
+reaches ``end.max_turns`` ends the same way and is recorded as ``turn_cap``.
 
 A points match ends when a seat reaches ``match.target_points``: counting the
 points won as round winner (``match.target_counts: positive``, 002's "punti
@@ -57,13 +57,10 @@ from rummisim.moves import (
     validate_move,
 )
 from rummisim.profile import RuleProfile
+from rummisim.schema import EndReason
 
 if TYPE_CHECKING:
     from rummisim.solver import Solution
-
-END_OUT = "out"
-END_POOL = "pool_exhausted"
-END_CAPPED = "capped"
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +111,7 @@ class RoundRecord:
     first_player: int
     winner: int
     tied: bool
-    end_reason: str
+    end_reason: EndReason
     turns: int
     scores: tuple[int, ...]
     rack_points: tuple[int, ...]
@@ -148,7 +145,7 @@ class GameRecord:
         return sum(r.turns for r in self.rounds)
 
     @property
-    def end_reason(self) -> str:
+    def end_reason(self) -> EndReason:
         return self.rounds[-1].end_reason
 
     @property
@@ -421,7 +418,7 @@ class _Round:
         end_reason = None
         while end_reason is None:
             if self.turn >= profile.end.max_turns:
-                end_reason = END_CAPPED
+                end_reason = EndReason.TURN_CAP
                 break
             self.turn += 1
             pool_was_empty = not s.pool
@@ -444,14 +441,14 @@ class _Round:
                 if self.on_event is not None:
                     self.on_event(entry)
             if not s.racks[seat]:
-                end_reason = END_OUT
+                end_reason = EndReason.OUT
                 winner, tied = seat, False
                 break
             passes = passes + 1 if (pool_was_empty and not did_play) else 0
             if passes >= n or (not s.pool and profile.end.when_pool_empty == "end_round"):
-                end_reason = END_POOL
+                end_reason = EndReason.POOL_EXHAUSTED
             seat = (seat + 1) % n
-        if end_reason != END_OUT:
+        if end_reason != EndReason.OUT:
             winner, tied = self.pool_empty_winner()
         scores, points = score_round(profile, s.racks, winner, end_reason)
         record = RoundRecord(
@@ -488,7 +485,7 @@ class _Round:
 
 
 def score_round(
-    profile: RuleProfile, racks: Sequence[Sequence[int]], winner: int, end_reason: str
+    profile: RuleProfile, racks: Sequence[Sequence[int]], winner: int, end_reason: EndReason
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Scores of a round and each rack's points (jokers cost ``jokers.penalty``).
 
@@ -498,7 +495,7 @@ def score_round(
     winner plus the sum of those.
     """
     points = tuple(rack_penalty(r, profile) for r in racks)
-    subtract = end_reason != END_OUT and profile.end.pool_empty_scoring == "subtract_winner"
+    subtract = end_reason != EndReason.OUT and profile.end.pool_empty_scoring == "subtract_winner"
     base = points[winner] if subtract else 0
     losses = [0 if s == winner else max(0, p - base) for s, p in enumerate(points)]
     scores = tuple(sum(losses) if s == winner else -loss for s, loss in enumerate(losses))

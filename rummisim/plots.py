@@ -27,6 +27,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
+from rummisim.schema import EndReason
 from rummisim.stats import completed
 
 #: Okabe & Ito (2008), "Color Universal Design", without yellow first (poor contrast on white).
@@ -311,7 +312,7 @@ def plot_turns(games: pd.DataFrame, label_column: str = "cell_label") -> Figure:
     """Distribution of turns per round per cell (rounds that ended in a fault are left out)."""
     frame = _require(games, ["cell", "turns"], "turns per round")
     if "end_reason" in frame.columns:
-        frame = frame[frame["end_reason"] != "fault"]
+        frame = frame[frame["end_reason"] != EndReason.FAULT]
     return plot_distribution(
         frame, "turns", "Turns per round (all seats' turns)", "Turns per round", label_column
     )

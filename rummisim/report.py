@@ -21,8 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from rummisim import plots, stats
-from rummisim.results import load_results
-from rummisim.runner import write_summary
+from rummisim.store import load_results, write_summary
 
 CHART_DIR = "charts"
 

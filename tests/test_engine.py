@@ -9,6 +9,7 @@ from helpers import ScriptBot, table, tiles, with_overrides
 from rummisim import load_profile, play_game
 from rummisim.engine import choose_first_player, deal, play_round, score_round
 from rummisim.moves import Discard, Draw, OutOfBudget, Pass, Play
+from rummisim.schema import EndReason
 
 # ----- scoring examples from the seeds (RULES.md) -------------------------------------------
 
@@ -80,7 +81,7 @@ def test_a_capped_round_is_recorded(standard):
     racks = racks_worth(capped, "K13 R13", "K1 R2 O4")
     pool = tiles("B1 B3 B5 B7 B9 B11", capped)
     record, _ = play_round(capped, [ScriptBot(), ScriptBot()], racks=racks, pool=pool, strict=True)
-    assert record.end_reason == "capped" and record.turns == 3
+    assert record.end_reason == EndReason.TURN_CAP == "turn_cap" and record.turns == 3
 
 
 # ----- going out, opening thresholds, wrap, jokers in the opening ------------------------------

@@ -204,9 +204,9 @@ def test_a_failing_bot_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch):
 
 
 def test_a_crashing_game_and_the_turn_cap_are_faults(tmp_path, monkeypatch):
-    import rummisim.runner as runner
+    import rummisim.runner.rows as runner_rows
 
-    real = runner.play_game
+    real = runner_rows.play_game
     crash_seed = game_seed(11, 1)
 
     def flaky(profile, bots, seed, **kwargs):
@@ -214,7 +214,7 @@ def test_a_crashing_game_and_the_turn_cap_are_faults(tmp_path, monkeypatch):
             raise ValueError("engine exploded")
         return real(profile, bots, seed, **kwargs)
 
-    monkeypatch.setattr(runner, "play_game", flaky)
+    monkeypatch.setattr(runner_rows, "play_game", flaky)
     capped = {"base": "standard", "name": "capped", "overrides": {"end": {"max_turns": 6}}}
     result = run(tmp_path / "c", experiment(profiles=["standard", capped]), summarize=True)
     games = load_results(tmp_path / "c")["games"]

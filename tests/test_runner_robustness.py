@@ -15,6 +15,8 @@ import pytest
 import yaml
 
 import rummisim.runner as runner
+import rummisim.runner.run as runner_run
+import rummisim.store as store
 from rummisim import plots
 from rummisim.cli import main
 from rummisim.experiment import ExperimentError, experiment_from_dict
@@ -206,7 +208,7 @@ def test_a_failure_before_the_first_chunk_leaves_nothing(tmp_path, monkeypatch):
     def broken(chunk, schema):
         raise RuntimeError("no games today")
 
-    monkeypatch.setattr(runner, "play_chunk", broken)
+    monkeypatch.setattr(runner_run, "play_chunk", broken)
     with pytest.raises(RuntimeError):
         run(tmp_path / "a" / "b")
     assert not (tmp_path / "a").exists()
@@ -218,7 +220,7 @@ def test_a_failure_before_the_first_chunk_leaves_nothing(tmp_path, monkeypatch):
     def interrupt(chunk, schema):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(runner, "play_chunk", interrupt)
+    monkeypatch.setattr(runner_run, "play_chunk", interrupt)
     result = run(tmp_path / "c")
     assert result.interrupted and result.removed and not (tmp_path / "c").exists()
 
@@ -313,7 +315,7 @@ def test_a_failed_resume_of_a_complete_run_keeps_it_complete(finished, monkeypat
     def broken(chunk, schema):
         raise RuntimeError("worker trouble")
 
-    monkeypatch.setattr(runner, "play_chunk", broken)
+    monkeypatch.setattr(runner_run, "play_chunk", broken)
     with pytest.raises(RuntimeError):
         run(finished, resume=True)
     assert json.loads((finished / "manifest.json").read_text())["status"] == "complete"
@@ -324,7 +326,7 @@ def test_a_failed_resume_of_a_complete_run_keeps_it_complete(finished, monkeypat
 def test_ctrl_c_while_merging_leaves_no_temp_file_and_resumes(reference, finished, monkeypatch):
     for name in TABLES:
         (finished / f"{name}.parquet").unlink()
-    real = runner._merge_table
+    real = store._merge_table
     calls = []
 
     def interrupt_second(out, name, *args):
@@ -333,12 +335,12 @@ def test_ctrl_c_while_merging_leaves_no_temp_file_and_resumes(reference, finishe
             raise KeyboardInterrupt
         return real(out, name, *args)
 
-    monkeypatch.setattr(runner, "_merge_table", interrupt_second)
+    monkeypatch.setattr(store, "_merge_table", interrupt_second)
     result = run(finished, resume=True)
     assert result.interrupted and not result.removed
     assert json.loads((finished / "manifest.json").read_text())["status"] == "interrupted"
     assert leftovers(finished) == []
-    monkeypatch.setattr(runner, "_merge_table", real)
+    monkeypatch.setattr(store, "_merge_table", real)
     run(finished, resume=True)
     assert tables(finished) == tables(reference)
 

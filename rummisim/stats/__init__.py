@@ -1,0 +1,59 @@
+"""Statistics over the runner's tidy tables: win rates, seat effects, distributions, paired comparisons.
+
+``estimators`` holds the generic estimators (proportions with Wilson intervals, bootstrap intervals,
+quantiles, paired differences, Holm); ``summaries`` the domain summaries built on them (win rates by
+bot and seat, the first-seat edge, ``summarize`` and ``summary_bots``). Everything public is
+re-exported here: ``from rummisim import stats; stats.summarize(...)``.
+"""
+
+from rummisim.stats.estimators import (
+    PAIR_KEYS,
+    SeedLike,
+    bootstrap_ci,
+    compare_cells,
+    describe,
+    holm_adjust,
+    paired_difference,
+    quantile_column,
+    rate,
+    sign_flip_test,
+    wilson_interval,
+)
+from rummisim.stats.summaries import (
+    CELL_COLUMNS,
+    ROUND_KEYS,
+    compare_pairs,
+    completed,
+    first_seat_advantage,
+    seat_win_rates,
+    summarize,
+    summary_bots,
+    summary_bots_columns,
+    summary_columns,
+    win_rates,
+)
+
+__all__ = [
+    "CELL_COLUMNS",
+    "PAIR_KEYS",
+    "ROUND_KEYS",
+    "SeedLike",
+    "bootstrap_ci",
+    "compare_cells",
+    "compare_pairs",
+    "completed",
+    "describe",
+    "first_seat_advantage",
+    "holm_adjust",
+    "paired_difference",
+    "quantile_column",
+    "rate",
+    "seat_win_rates",
+    "sign_flip_test",
+    "summarize",
+    "summary_bots",
+    "summary_bots_columns",
+    "summary_columns",
+    "wilson_interval",
+    "win_rates",
+]
