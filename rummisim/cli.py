@@ -146,11 +146,9 @@ def _cmd_play(args: argparse.Namespace) -> None:
             make_bot(spec, profile, rng)
         except BotError as exc:
             raise CliError(f"--bots: {exc}") from None
-    if not profile.players.min <= len(bots) <= profile.players.max:
-        raise CliError(
-            f"--bots: profile {profile.name!r} allows {profile.players.min}.."
-            f"{profile.players.max} players, got {len(bots)}"
-        )
+    problem = profile.seat_count_problem(len(bots))
+    if problem:
+        raise CliError(f"--bots: {problem}, got {len(bots)}")
     names = [bot_label(b) for b in bots]
     _check_search_scope(profile, bots, "--bots")
     print(f"profile {profile.name}, seed {args.seed}, seats: {', '.join(names)}", flush=True)

@@ -544,11 +544,9 @@ def play_game(
             the round ends (``rummisim play`` streams its text this way).
     """
     n = len(bots)
-    if not profile.players.min <= n <= profile.players.max:
-        raise ValueError(
-            f"profile {profile.name!r} allows {profile.players.min}..{profile.players.max} "
-            f"players, got {n} bots"
-        )
+    problem = profile.seat_count_problem(n)
+    if problem:
+        raise ValueError(f"{problem}, got {n} bots")
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     deal_seed, seat_seed, *bot_seeds = root.spawn(2 + n)
     deal_rng = np.random.default_rng(deal_seed)

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from rummisim.bots import BOTS, BotError, bot_label, bot_name, make_bot, parse_bot_spec
 from rummisim.profile import (
@@ -46,12 +46,12 @@ from rummisim.profile import (
     _load_raw,
     _merge,
     _resolve_reference,
-    excerpt,
     load_profile,
     package_configs,
     profile_from_dict,
     read_yaml,
 )
+from rummisim.validation import StrictModel, describe_error
 
 EXPERIMENT_DIR = package_configs("experiments")
 
@@ -63,8 +63,8 @@ class ExperimentError(ValueError):
     """A bad experiment file or option, reported as one line."""
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+class _Strict(StrictModel):
+    """An experiment file's model (strict: see ``rummisim.validation``)."""
 
 
 class ProfileEntry(_Strict):
@@ -177,11 +177,7 @@ def _loc(loc: tuple) -> str:
 
 def _describe(error: dict, source: str) -> str:
     key = _loc(tuple(error["loc"]))
-    if error["type"] == "extra_forbidden":
-        return f"{source}: unknown key '{key}'; valid keys: {_valid_keys(key)}"
-    if error["type"] == "missing":
-        return f"{source}: missing required key '{key}'"
-    return f"{source}: key '{key}': got {excerpt(error.get('input'))}; {error['msg']}"
+    return describe_error(error, source, key, _valid_keys(key))
 
 
 def _valid_keys(key: str) -> str:
@@ -270,10 +266,10 @@ def experiment_from_dict(
             if fingerprint in seen:
                 continue  # a bot sweep over a lineup without that bot: one cell is enough
             seen.add(fingerprint)
-            if not profile.players.min <= len(built_lineup) <= profile.players.max:
+            problem = profile.seat_count_problem(len(built_lineup))
+            if problem:
                 raise ExperimentError(
-                    f"{source}: key 'lineups': a lineup has {len(built_lineup)} seats but profile "
-                    f"{profile.name!r} allows {profile.players.min}..{profile.players.max} players"
+                    f"{source}: key 'lineups': a lineup has {len(built_lineup)} seats but {problem}"
                 )
             cells.append(Cell(len(cells), "", profile, tuple(built_lineup), tuple(keys.items())))
     cells = _label_cells(cells, len(profiles) > 1, len(lineups) > 1)

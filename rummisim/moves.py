@@ -115,12 +115,10 @@ class MoveCheck:
 # ----- validation --------------------------------------------------------------------------
 
 
-def _counts(tiles, n: int) -> np.ndarray:
-    return np.bincount(np.asarray(tiles, dtype=np.int64), minlength=n)
-
-
-def _table_counts(table, n: int) -> np.ndarray:
-    return _counts(table_tiles(table), n)
+def play_limit(profile: RuleProfile, rack_size: int) -> int:
+    """The most rack tiles one play may use: all of them, or all but one with a discard pile
+    (a play must leave a tile to discard; the player goes out by discarding it)."""
+    return rack_size - 1 if profile.discard_pile else rack_size
 
 
 def _contained(small: Meld, big: Meld) -> bool:
@@ -165,20 +163,20 @@ def validate_move(
         if Counter(new_table) != Counter(table):
             raise IllegalMove("no_rack_tile", "a rearrangement must play at least one rack tile")
         raise IllegalMove("no_rack_tile", "a move must play at least one rack tile")
-    played_counts = _counts(played, n)
-    rack_counts = _counts(rack, n)
+    played_counts = ts.counts(played)
+    rack_counts = ts.counts(rack)
     if np.any(played_counts > rack_counts):
         extra = [c for c in range(n) if played_counts[c] > rack_counts[c]]
         raise IllegalMove(
             "tile_not_in_rack", f"played {format_tiles(extra, ts)} which the rack does not hold"
         )
-    if profile.discard_pile and len(played) >= len(rack):
+    if len(played) > play_limit(profile, len(rack)):
         raise IllegalMove("must_keep_discard", "with a discard pile a play must leave a tile to discard")
     for meld in new_table:
         if not is_valid_meld(meld, profile):
             raise IllegalMove("invalid_set", f"not a valid set: {format_meld(meld, ts)}")
-    old_counts = _table_counts(table, n)
-    new_counts = _table_counts(new_table, n)
+    old_counts = ts.counts(table_tiles(table))
+    new_counts = ts.counts(table_tiles(new_table))
     missing = np.flatnonzero(new_counts < old_counts)
     if missing.size:
         raise IllegalMove(
@@ -279,10 +277,9 @@ def _check_opening(profile, table, new_table, played_counts) -> int:
 def _best_rack_only_value(profile, new_table, played_counts, single: bool) -> int:
     """Most opening value of new sets built from played tiles alone (when the opening
     turn may also touch the table, only such sets count toward the threshold)."""
-    n = len(played_counts)
     candidates = []
     for meld in new_table:
-        c = _counts(meld.tiles, n)
+        c = profile.tileset.counts(meld.tiles)
         if np.all(c <= played_counts):
             candidates.append((meld_opening_value(meld, profile), c))
     if single or not candidates:

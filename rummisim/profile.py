@@ -41,9 +41,10 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
 from rummisim.tiles import TileSet
+from rummisim.validation import StrictModel, describe_error, excerpt
 
 
 class ProfileError(ValueError):
@@ -65,8 +66,8 @@ BUILTIN_PROFILE_DIR = package_configs("profiles")
 # ----- schema -----------------------------------------------------------------------
 
 
-class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+class _Section(StrictModel):
+    """A section of a profile (strict: see ``rummisim.validation``)."""
 
 
 def _joker_value(value: Any) -> Any:
@@ -187,6 +188,12 @@ class RuleProfile(_Section):
     @property
     def wrap(self) -> bool:
         return self.runs.wrap == "high_low"
+
+    def seat_count_problem(self, seats: int) -> str | None:
+        """Why ``seats`` players cannot play under this profile (None when they can)."""
+        if self.players.min <= seats <= self.players.max:
+            return None
+        return f"profile {self.name!r} allows {self.players.min}..{self.players.max} players"
 
     def joker_opening_value(self, stands_for_value: int) -> int:
         """What a joker standing for a tile of ``stands_for_value`` adds to an opening."""
@@ -318,13 +325,6 @@ def read_yaml(path: Path, error: type[ValueError] = ValueError) -> Any:
         raise error(f"{path}: broken YAML{where}: {excerpt(problem, quote=False)}") from None
 
 
-def excerpt(value: Any, limit: int = 60, *, quote: bool = True) -> str:
-    """``repr`` of a value (or the text itself, ``quote=False``) cut to ``limit`` characters:
-    error lines never echo a whole input."""
-    text = repr(value) if quote else str(value).replace("\n", " ")
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def builtin_profiles() -> dict[str, Path]:
     """Names of the built-in profiles (``rummisim/configs/profiles``) mapped to their files."""
     return {p.stem: p for p in sorted(BUILTIN_PROFILE_DIR.glob("*.yaml"))}
@@ -395,17 +395,15 @@ def _valid_keys(model: type[BaseModel], loc: tuple) -> list[str]:
 
 def _describe(error: dict, source: str) -> str:
     loc = tuple(str(p) for p in error["loc"])
-    key = ".".join(loc)
-    kind = error["type"]
-    if kind == "extra_forbidden":
-        parent = loc[:-1]
-        where = f" in '{'.'.join(parent)}'" if parent else ""
-        valid = ", ".join(_valid_keys(RuleProfile, parent))
-        return f"{source}: unknown key '{key}'{where}; valid keys: {valid}"
-    if kind == "missing":
-        return f"{source}: missing required key '{key}' (set it, or 'extends:' a profile that does)"
-    message = error["msg"].removeprefix("Value error, ")
-    return f"{source}: key '{key}': got {excerpt(error.get('input'))}; {message}"
+    parent = loc[:-1]
+    return describe_error(
+        error,
+        source,
+        ".".join(loc),
+        ", ".join(_valid_keys(RuleProfile, parent)),
+        where=f" in '{'.'.join(parent)}'" if parent else "",
+        missing_hint=" (set it, or 'extends:' a profile that does)",
+    )
 
 
 def profile_from_dict(data: dict, source: str = "<profile>") -> RuleProfile:

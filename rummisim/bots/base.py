@@ -5,19 +5,20 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from rummisim.engine import TurnView, legal_play
 from rummisim.moves import Action, Draw, Play
-from rummisim.profile import RuleProfile, excerpt
+from rummisim.profile import RuleProfile
+from rummisim.validation import StrictModel, describe_error
 
 
 class BotError(ValueError):
     """A bot name or parameter that is not valid."""
 
 
-class NoParams(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+class NoParams(StrictModel):
+    """A bot without parameters: any parameter is an error."""
 
 
 class Bot:
@@ -39,13 +40,7 @@ class Bot:
             err = exc.errors()[0]
             key = ".".join(str(p) for p in err["loc"]) or "params"
             valid = ", ".join(cls.Params.model_fields) or "(none)"
-            if err["type"] == "extra_forbidden":
-                raise BotError(
-                    f"bot {cls.name!r}: unknown parameter {key!r}; valid parameters: {valid}"
-                ) from None
-            raise BotError(
-                f"bot {cls.name!r}: parameter {key!r}: got {excerpt(err.get('input'))}; {err['msg']}"
-            ) from None
+            raise BotError(describe_error(err, f"bot {cls.name!r}", key, valid, noun="parameter")) from None
 
     def act(self, view: TurnView) -> Action:  # pragma: no cover - interface
         raise NotImplementedError

@@ -6,7 +6,7 @@ from rummisim.bots.base import Bot
 from rummisim.bots.candidates import rack_sets
 from rummisim.engine import TurnView
 from rummisim.melds import Meld, extension_faces, make_meld, meld_opening_value
-from rummisim.moves import Action, Discard, Pass, Play
+from rummisim.moves import Action, Discard, Pass, Play, play_limit
 
 SEARCH_NODES = 3000
 
@@ -41,7 +41,7 @@ class BaselineBot(Bot):
     def plan(self, view: TurnView) -> Play | None:
         rack = list(view.rack)
         best = self._plan_for(rack, view)
-        if best is None or not self.profile.discard_pile or len(best.played) < len(rack):
+        if best is None or len(best.played) <= play_limit(self.profile, len(rack)):
             return best
         best = None  # the discard-pile variant needs a tile left to discard
         ts = self.profile.tileset

@@ -39,7 +39,7 @@ def rack_sets(rack, profile: RuleProfile) -> list[Meld]:
     set: ``R7 J J`` is one too, and the solver bots find it)."""
     ts = profile.tileset
     faces, matrix, sizes = _minimal_sets(profile)
-    counts = np.bincount(np.asarray(rack, dtype=np.int64), minlength=ts.n_codes)
+    counts = ts.counts(rack)
     have = counts[: ts.joker]
     need = np.maximum(matrix - have, 0).sum(axis=1)
     ok = (need <= min(int(counts[ts.joker]), 1)) & (sizes - need >= MIN_NUMBERED_TILES)

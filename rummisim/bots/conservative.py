@@ -5,20 +5,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from rummisim.bots.search import SearchBot
 from rummisim.engine import TurnView
 from rummisim.profile import ProfileError, RuleProfile, profile_from_dict
+from rummisim.validation import StrictModel
 
 if TYPE_CHECKING:
     from rummisim.solver import Solution
 
 
-class ConservativeParams(BaseModel):
+class ConservativeParams(StrictModel):
     """Parameters of ``conservative`` (``{name: conservative, params: {...}}``)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     keep_jokers: bool = True
     min_play: int = Field(default=1, ge=1)

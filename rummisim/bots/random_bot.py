@@ -9,7 +9,7 @@ from rummisim.bots.base import Bot
 from rummisim.bots.candidates import extension_plays, fits, opening_value, rack_sets
 from rummisim.engine import TurnView
 from rummisim.melds import Meld
-from rummisim.moves import Action, Discard, Draw, Pass, Play
+from rummisim.moves import Action, Discard, Draw, Pass, Play, play_limit
 
 
 class RandomBot(Bot):
@@ -41,8 +41,8 @@ class RandomBot(Bot):
         if view.phase == "discard":
             return Discard(rack[int(self.rng.integers(len(rack)))])
         options: list[Action] = list(self.plays(view))
-        if self.profile.discard_pile:
-            options = [o for o in options if len(o.played) < len(rack)]
+        limit = play_limit(self.profile, len(rack))  # with a discard pile, a tile is kept to discard
+        options = [o for o in options if len(o.played) <= limit]
         if view.phase == "start":
             if self.profile.turn.must_play_if_able and options:
                 return options[int(self.rng.integers(len(options)))]

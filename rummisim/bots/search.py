@@ -37,7 +37,7 @@ from pydantic import BaseModel
 from rummisim.bots.base import Bot
 from rummisim.bots.candidates import discard_order, rack_sets
 from rummisim.engine import TurnView
-from rummisim.moves import Action, Discard, Draw, OutOfBudget, Pass, Play
+from rummisim.moves import Action, Discard, Draw, OutOfBudget, Pass, Play, play_limit
 from rummisim.profile import RuleProfile
 
 if TYPE_CHECKING:
@@ -128,7 +128,7 @@ class SearchBot(Bot):
         """Best play of ``tiles`` (part of the rack) that the profile allows this turn;
         ``None`` when the budget is spent or there are no tiles to play."""
         solution = self.run_solver(view, tiles, objective, profile)
-        if solution is None or not self.profile.discard_pile or solution.tiles_placed < len(view.rack):
+        if solution is None or solution.tiles_placed <= play_limit(self.profile, len(view.rack)):
             return solution
         return self._keep_one_back(view, tiles, objective, profile)
 
@@ -179,4 +179,4 @@ class SearchBot(Bot):
         """Does this play empty the rack (all but the final discard with a discard pile)?"""
         if solution is None or not solution.is_play:
             return False
-        return solution.tiles_placed >= len(view.rack) - (1 if self.profile.discard_pile else 0)
+        return solution.tiles_placed >= play_limit(self.profile, len(view.rack))
