@@ -233,3 +233,17 @@ def test_scope_corners_fall_back(standard):
     assert solve_dp(parse_tiles("R4 K1", strict), table, strict, objective="tiles") is None
     sol = solve(parse_tiles("R4 K1", strict), table, strict, budget=None)
     assert sol.method == "milp"
+
+
+def test_opening_without_rearrangement_that_may_touch_the_table():
+    """polish-40: the opening may touch the table; without rearrangement it only adds to sets."""
+    polish = load_profile("polish-40")
+    table, rack = parse_table("R3 R4 R5 | K7 O7 B7", polish), parse_tiles("K12 O12 B12 R12 R6 R2 K9", polish)
+    sol = solve(rack, table, polish, initial=True, rearrange=False, budget=None)
+    validate_move(without_rearrange(polish), table, rack, sol.table, sol.played, opened=False)
+    ref = solve_milp(rack, table, polish, initial=True, objective="tiles", rearrange=False)
+    assert _key(sol.played, polish, "tiles") == _key(ref.played, polish, "tiles")
+    assert sol.tiles_placed == 6  # the 12s, then R2 and R6 around R3 R4 R5
+    # no opening: the value bound settles it
+    sol = solve(parse_tiles("K12 O12 R2", polish), table, polish, initial=True, rearrange=False)
+    assert not sol.played

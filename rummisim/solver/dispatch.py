@@ -144,30 +144,31 @@ def solve(
     meter = Meter(None if budget is None else budget - budget // BEAM_SHARE)
     result = None
     # without rearrangement the DP pins every table set (``dp``), and its answers are checked
-    # under ``turn.rearrange: false``; an opening that may touch the table is the MILP's
+    # under ``turn.rearrange: false``
     rules = profile if rearrange else without_rearrange(profile)
-    if not (initial and not rules.turn.rearrange and profile.initial_meld.may_touch_table):
-        # the value-by-value dynamic program answers most positions exactly and fast; it
-        # returns None outside its scope (or past its state bound)
-        try:
-            if initial:
-                result = solve_dp_opening(rack, table, profile, objective=objective, meter=meter)
-            else:
-                result = solve_dp(rack, table, rules, objective=objective, meter=meter)
-        except SearchBudgetSpent:
-            # the rest of the budget goes to one beam pass: a good play, not proven best (an
-            # opening that may touch the table has none, nor a search that pins table sets:
-            # the integer program gets the rest)
-            left = budget - meter.spent
-            beam = solve_dp_beam(rack, table, rules, initial=initial, objective=objective, states=left)
-            if beam is not None:
-                if beam.played and not _is_legal(rules, table, rack, beam, opened=opened):
-                    beam = none
-                return _solution(beam, profile, proven=False, nodes=meter.spent + beam.nodes, method="beam")
-        if result and result.played and not _is_legal(rules, table, rack, result, opened=opened):
-            result = None
-        if result is not None:
-            return _solution(result, profile, proven=True, nodes=meter.spent, method="dp")
+    # the value-by-value dynamic program answers most positions exactly and fast; it
+    # returns None outside its scope (or past its state bound)
+    try:
+        if initial:
+            result = solve_dp_opening(rack, table, rules, objective=objective, meter=meter)
+        else:
+            result = solve_dp(rack, table, rules, objective=objective, meter=meter)
+    except SearchBudgetSpent:
+        # the rest of the budget goes to one beam pass: a good play, not proven best (an
+        # opening that may touch the table has none, nor a search that pins table sets:
+        # the integer program gets the rest)
+        left = budget - meter.spent
+        rack_only = initial and not profile.initial_meld.may_touch_table  # (nothing to pin)
+        beam_rules = profile if rack_only else rules
+        beam = solve_dp_beam(rack, table, beam_rules, initial=initial, objective=objective, states=left)
+        if beam is not None:
+            if beam.played and not _is_legal(rules, table, rack, beam, opened=opened):
+                beam = none
+            return _solution(beam, profile, proven=False, nodes=meter.spent + beam.nodes, method="beam")
+    if result and result.played and not _is_legal(rules, table, rack, result, opened=opened):
+        result = None
+    if result is not None:
+        return _solution(result, profile, proven=True, nodes=meter.spent, method="dp")
     spent = meter.spent
     # the integer program: outside the DP's scope; a search cut short keeps its best play
     for formulation in ("windows", "patterns"):
