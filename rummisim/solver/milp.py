@@ -192,8 +192,11 @@ def solve_milp(
     pats = set_patterns(profile)
     rack_counts = np.bincount(np.asarray(rack, dtype=np.int64), minlength=ts.n_codes)
     r, r_jokers = rack_counts[:n_codes], int(rack_counts[joker])
+    single = profile.initial_meld.sets == "single"
     if initial and not profile.initial_meld.may_touch_table:
-        return _rack_only(pats, profile, r, r_jokers, table, objective, node_limit)
+        # one set: a long run counts as one, so every run pattern is a candidate
+        opening_pats = set_patterns(profile, whole_runs=True) if single else pats
+        return _rack_only(opening_pats, profile, r, r_jokers, table, objective, node_limit)
 
     table_counts = np.bincount(
         np.asarray([t for m in table for t in m.tiles], dtype=np.int64), minlength=ts.n_codes
@@ -307,7 +310,8 @@ def solve_milp(
         # the opening sets' joker slots hold rack jokers (``rack_joker_use``), never a table
         # joker: they are not slots a kept table joker may take (their own rows, unused)
         rack_only_slots: dict[int, dict[int, float]] = defaultdict(dict)
-        for faces in _windows(profile):
+        # one opening set: every window (a long run is one set); several: the short ones suffice
+        for faces in set_catalogue(profile).faces if single else _windows(profile):
             window = _add_window(
                 model, profile, faces, r, r_jokers, numbered_rows, joker_row, rack_only_slots
             )
@@ -325,7 +329,7 @@ def solve_milp(
                     extra = profile.joker_opening_value(value) - value
                     if extra:
                         value_row[jv] = extra
-        if profile.initial_meld.sets == "single":
+        if single:
             model.add(o_row, 1, 1)
         model.add(value_row, profile.initial_meld.threshold, np.inf)
 

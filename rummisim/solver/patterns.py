@@ -55,8 +55,9 @@ def _decomposable(mask: tuple[bool, ...], min_length: int) -> bool:
 
 
 @lru_cache(maxsize=32)
-def set_patterns(profile: RuleProfile) -> Patterns:
-    """All non-decomposable set patterns of a profile (cached)."""
+def set_patterns(profile: RuleProfile, whole_runs: bool = False) -> Patterns:
+    """All non-decomposable set patterns of a profile (cached); with ``whole_runs`` every run
+    pattern, the long ones too (a single-set initial meld may not lay a long run as two)."""
     ts = profile.tileset
     cat = set_catalogue(profile)
     faces_out: list[tuple[int, ...]] = []
@@ -67,7 +68,7 @@ def set_patterns(profile: RuleProfile) -> Patterns:
         for j in range(0, min(ts.jokers, max_jokers_in_set(profile, n)) + 1):
             for positions in combinations(range(n), j):
                 mask = tuple(i in positions for i in range(n))
-                if kind == "run" and _decomposable(mask, profile.runs.min_length):
+                if kind == "run" and not whole_runs and _decomposable(mask, profile.runs.min_length):
                     continue
                 faces_out.append(faces)
                 masks_out.append(mask)
