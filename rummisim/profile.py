@@ -35,6 +35,7 @@ from __future__ import annotations
 import codecs
 import hashlib
 import json
+from collections.abc import Mapping
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
@@ -393,7 +394,7 @@ def _valid_keys(model: type[BaseModel], loc: tuple) -> list[str]:
     return list(model.model_fields)
 
 
-def _describe(error: dict, source: str) -> str:
+def _describe(error: Mapping[str, Any], source: str) -> str:
     loc = tuple(str(p) for p in error["loc"])
     parent = loc[:-1]
     return describe_error(

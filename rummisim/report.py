@@ -12,11 +12,13 @@ reported from the tables, and the report says so.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shlex
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 import pandas as pd
 
@@ -126,26 +128,25 @@ def _paired_table(summary: pd.DataFrame) -> str:
 def _comparisons_table(comparisons: pd.DataFrame, summary: pd.DataFrame) -> str:
     """One row per ``compare:`` pair: the paired changes, and rounds per match on each side."""
     labels = summary.set_index("cell")["cell_label"]
-    per_match = summary.set_index("cell")
+    per_match = summary.set_index("cell")["rounds_per_match_mean"]
     rows = []
-    for (cell, baseline), group in comparisons.groupby(["cell", "baseline_cell"], sort=False):
+    for key, group in comparisons.groupby(["cell", "baseline_cell"], sort=False):
+        cell, baseline = cast(tuple[int, int], key)  # the stubs type a group key as Hashable
         by = group.set_index("measure")
         row = {"cell": labels[cell], "compared with": labels[baseline]}
         turns, first = by.loc["turns"], by.loc["first_seat_won"]
+        assert isinstance(turns, pd.Series) and isinstance(first, pd.Series)  # one row per measure
         row["turns per round, change [95% CI]"] = _ci(turns["diff"], turns["diff_low"], turns["diff_high"])
         row["p (turns)"] = _p(turns["p_value"])
         row["first-player win rate, change (pp)"] = _pp(first["diff"], first["diff_low"], first["diff_high"])
         row["p (first seat)"] = _p(first["p_value"])
         for measure, r in by.iterrows():
-            if measure.startswith("won:"):
+            if isinstance(measure, str) and measure.startswith("won:"):
                 bot = measure.removeprefix("won:")
                 change = _pp(r["diff"], r["diff_low"], r["diff_high"])
                 row[f"{bot} win rate, change (pp)"] = change
                 row[f"p ({bot})"] = _p(r["p_value"])
-        row["rounds per match"] = (
-            f"{per_match.loc[baseline, 'rounds_per_match_mean']:.2f} -> "
-            f"{per_match.loc[cell, 'rounds_per_match_mean']:.2f}"
-        )
+        row["rounds per match"] = f"{per_match[baseline]:.2f} -> {per_match[cell]:.2f}"
         rows.append(row)
     return _table(rows)
 
@@ -302,7 +303,7 @@ def write_report(out: str | Path) -> Path:
             (chart_dir / f"{stem}.png").unlink(missing_ok=True)
             continue
         chart_dir.mkdir(parents=True, exist_ok=True)
-        _replace(chart_dir / f"{stem}.png", lambda tmp, fig=fig: plots.save(fig, tmp))
+        _replace(chart_dir / f"{stem}.png", functools.partial(plots.save, fig))
         lines += [f"### {title}", "", f"![{title}]({CHART_DIR}/{stem}.png)", ""]
     path = out / "report.md"
     _replace(path, lambda tmp: tmp.write_text("\n".join(lines)))

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rummisim.bots import bot_label, bot_name
+from rummisim.bots import bot_label, bot_name, parse_spec
 from rummisim.engine import GameRecord, RoundRecord, play_game
 from rummisim.experiment import Experiment
 from rummisim.profile import RuleProfile, profile_from_dict
@@ -50,12 +50,24 @@ class RowContext:
     def n(self) -> int:
         return len(self.seats)
 
+    @property
+    def rnd(self) -> RoundRecord:
+        """The round, for the extractors of the tables that have one (games, seats)."""
+        assert self.round is not None, "a games or seats row without its round"
+        return self.round
+
+    @property
+    def at(self) -> int:
+        """The seat, for the extractors of the seats table."""
+        assert self.seat is not None, "a seats row without its seat"
+        return self.seat
+
 
 Extractor = Callable[[RowContext], Any]
 
 
 def _fault_text(x: RowContext) -> str | None:
-    rnd = x.round
+    rnd = x.rnd
     if rnd.faults:
         f = rnd.faults[0]
         return f"turn {f.turn} seat {f.seat} ({x.labels[f.seat]}): {f.rule}: {f.message}"
@@ -65,35 +77,35 @@ def _fault_text(x: RowContext) -> str | None:
 
 
 GAMES_EXTRACTORS: dict[str, Extractor] = {
-    "round": lambda x: x.round.round_index,
+    "round": lambda x: x.rnd.round_index,
     "n_players": lambda x: x.n,
-    "first_player": lambda x: x.round.first_player,
-    "turns": lambda x: x.round.turns,
-    "winner": lambda x: x.round.winner,
-    "winner_bot": lambda x: x.labels[x.round.winner],
-    "tied": lambda x: x.round.tied,
-    "end_reason": lambda x: EndReason(x.round.end_reason).value,
-    "pool_left": lambda x: x.round.pool_left,
-    "opened_turns": lambda x: list(x.round.opened_turn),
-    "faults": lambda x: len(x.round.faults),
-    "timeouts": lambda x: x.round.timeouts,
+    "first_player": lambda x: x.rnd.first_player,
+    "turns": lambda x: x.rnd.turns,
+    "winner": lambda x: x.rnd.winner,
+    "winner_bot": lambda x: x.labels[x.rnd.winner],
+    "tied": lambda x: x.rnd.tied,
+    "end_reason": lambda x: EndReason(x.rnd.end_reason).value,
+    "pool_left": lambda x: x.rnd.pool_left,
+    "opened_turns": lambda x: list(x.rnd.opened_turn),
+    "faults": lambda x: len(x.rnd.faults),
+    "timeouts": lambda x: x.rnd.timeouts,
     "fault": _fault_text,
 }
 SEATS_EXTRACTORS: dict[str, Extractor] = {
-    "round": lambda x: x.round.round_index,
+    "round": lambda x: x.rnd.round_index,
     "n_players": lambda x: x.n,
     "seat": lambda x: x.seat,
-    "order": lambda x: (x.seat - x.round.first_player) % x.n,
-    "slot": lambda x: (x.seat - x.rotation) % x.n,
-    "bot": lambda x: bot_name(x.seats[x.seat]),
-    "bot_label": lambda x: x.labels[x.seat],
-    "score": lambda x: x.round.scores[x.seat],
-    "tiles_left": lambda x: x.round.tiles_left[x.seat],
-    "points_left": lambda x: x.round.rack_points[x.seat],
-    "won": lambda x: x.round.winner == x.seat,
-    "opened_turn": lambda x: x.round.opened_turn[x.seat],
-    "match_score": lambda x: x.record.scores[x.seat],
-    "match_won": lambda x: x.record.winner == x.seat,
+    "order": lambda x: (x.at - x.rnd.first_player) % x.n,
+    "slot": lambda x: (x.at - x.rotation) % x.n,
+    "bot": lambda x: bot_name(x.seats[x.at]),
+    "bot_label": lambda x: x.labels[x.at],
+    "score": lambda x: x.rnd.scores[x.at],
+    "tiles_left": lambda x: x.rnd.tiles_left[x.at],
+    "points_left": lambda x: x.rnd.rack_points[x.at],
+    "won": lambda x: x.rnd.winner == x.at,
+    "opened_turn": lambda x: x.rnd.opened_turn[x.at],
+    "match_score": lambda x: x.record.scores[x.at],
+    "match_won": lambda x: x.record.winner == x.at,
 }
 MATCHES_EXTRACTORS: dict[str, Extractor] = {
     "n_players": lambda x: x.n,
@@ -181,7 +193,7 @@ def play_chunk(chunk: Chunk, schema: dict[str, Any]) -> dict[str, Any]:
             raise ValueError(f"identity columns {list(ident)} are not the declared {identity}")
         seats = seat_lineup(chunk.lineup, rotation)
         try:
-            record = play_game(profile, seats, seed)
+            record = play_game(profile, [parse_spec(s) for s in seats], seed)  # the engine seeds each bot
         except Exception as exc:  # noqa: BLE001 - a crashing game is data, not the end of the run
             where = traceback.extract_tb(exc.__traceback__)[-1]
             message = f"crash: {type(exc).__name__}: {exc} (at {Path(where.filename).name}:{where.lineno})"

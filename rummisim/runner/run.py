@@ -185,6 +185,7 @@ def run_experiment(
                 if todo:
                     from joblib import delayed
 
+                    assert parallel is not None  # entered above when there is work to do
                     work = parallel(delayed(_play_chunk_named)(chunk, schema) for chunk in todo)
                     by_name = {c.name: c for c in todo}
                     for name, tables in work:

@@ -33,6 +33,7 @@ against, and it is itself exact.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
@@ -72,7 +73,7 @@ class _Model:
         self.cost.append(-gain)
         return len(self.lb) - 1
 
-    def add(self, coefs: dict[int, float], lo: float, hi: float) -> None:
+    def add(self, coefs: Mapping[int, float], lo: float, hi: float) -> None:
         coefs = {k: v for k, v in coefs.items() if v}
         if coefs:
             self.rows.append((coefs, lo, hi))
@@ -134,6 +135,7 @@ def _supersets(meld: Meld, profile: RuleProfile, avail: np.ndarray, rack_jokers:
                         out.append((faces, jm))
         return out
     positions = _run_positions(meld.faces, ts, profile.wrap)
+    assert positions is not None  # a table meld that is not a group is a valid run
     colour = ts.colour_of(meld.faces[0])
     top = ts.values + (1 if profile.wrap else 0)
 
@@ -267,7 +269,7 @@ def solve_milp(
                 if t == joker:
                     joker_list.append((mi, face, joker_acceptable(profile, meld, face)))
         for k, (_, _face, ok) in enumerate(joker_list):
-            row = {}
+            row: dict[int, float] = {}
             for f in sorted(ok):
                 v = model.var(0, 1)
                 keep_of[k].append(v)
@@ -282,15 +284,16 @@ def solve_milp(
             model.add(row, 1, 1)
 
     # -- frozen table sets (z): supersets that keep a set together
-    frozen = []
+    frozen: list[tuple[int, str | None]] = []
     if not rearranging:
         frozen = [(mi, None) for mi in range(len(table))]
     elif not profile.jokers.take_from_joker_sets:
         frozen = [(mi, "joker") for mi, m in enumerate(table) if joker in m.tiles]
-    superset_rows = []  # (meld, its superset columns, keep_meld var or None), added after the hosts
+    # (meld, its superset columns, keep_meld var or None), added after the hosts
+    superset_rows: list[tuple[Meld, dict[int, float], int | None]] = []
     for mi, why in frozen:
         meld = table[mi]
-        z_row = {}
+        z_row: dict[int, float] = {}
         for faces, mask in _supersets(meld, profile, avail, r_jokers):
             v = model.var(0, 1)
             z_row[v] = 1
@@ -306,7 +309,8 @@ def solve_milp(
 
     # -- the initial meld in a turn that may also touch the table (o)
     if initial:
-        o_row, value_row = {}, {}
+        o_row: dict[int, float] = {}
+        value_row: dict[int, float] = {}
         # the opening sets' joker slots hold rack jokers (``rack_joker_use``), never a table
         # joker: they are not slots a kept table joker may take (their own rows, unused)
         rack_only_slots: dict[int, dict[int, float]] = defaultdict(dict)
@@ -342,11 +346,11 @@ def solve_milp(
             numbered_rows, joker_row, slot_rows, rack_use, rack_joker_use,
         )  # fmt: skip
         model.add({**{h.freed: 1 for h in host_cols}, **{u: -1 for u in free_vars}}, 0, 0)
-    for _, z_row, keep_meld in superset_rows:
-        if keep_meld is None:
+    for _, z_row, keep in superset_rows:
+        if keep is None:
             model.add(z_row, 1, 1)
         else:
-            model.add({**z_row, keep_meld: -1}, 0, 0)
+            model.add({**z_row, keep: -1}, 0, 0)
 
     # -- with a discard pile a play must leave a tile to discard
     if profile.discard_pile:
@@ -371,6 +375,7 @@ def solve_milp(
     for c, uses in rack_use.items():
         model.add({**uses, **({y_vars[c]: -1} if c in y_vars else {})}, -np.inf, 0)
     if rack_joker_use:
+        assert y_joker is not None  # rack jokers are placed only when the rack holds some
         model.add({**rack_joker_use, y_joker: -1}, -np.inf, 0)
 
     # HiGHS's presolve spends most of the time on models with host blocks (hundreds of
@@ -402,8 +407,8 @@ def _rack_only(pats, profile, r, r_jokers, table, objective, node_limit) -> Milp
         value_row[v] = float(pats.opening_value[p])
     if not columns:
         return MilpResult(tuple(table), (), True, 0)
-    for f, row in rows.items():
-        model.add(row, 0, float(r[f]))
+    for face, row in rows.items():
+        model.add(row, 0, float(r[face]))
     model.add(jrow, 0, r_jokers)
     model.add(o_row, 1, 1 if profile.initial_meld.sets == "single" else np.inf)
     model.add(value_row, profile.initial_meld.threshold, np.inf)
@@ -412,7 +417,8 @@ def _rack_only(pats, profile, r, r_jokers, table, objective, node_limit) -> Milp
     res = model.solve(node_limit)
     if res.x is None:
         return MilpResult(tuple(table), (), res.status != 1, _nodes(res))
-    new_sets, played = [], []
+    new_sets: list[Meld] = []
+    played: list[int] = []
     for var, faces, mask in columns:
         for _ in range(round(res.x[var])):
             meld = masked_meld(faces, mask, joker)
@@ -556,7 +562,7 @@ def _add_hosts(
         rack_items = sum(1 for f in faces if r[f] > 0)
         if rack_items + min(r_jokers, per_copy - 1) < HOST_RACK_ITEMS:
             continue
-        ends = ()
+        ends: tuple[range, ...] = ()
         if kind == "run" and not frozen and n >= max(2 * m, per_copy + m + MIN_NUMBERED_TILES):
             # a long host whose first (last) m tiles hold no joker and no rack tile it counts
             # splits into a plain run and a shorter host (the rest keeps a numbered tile, as

@@ -10,7 +10,7 @@ rounds out of every outcome statistic and count them in the fault rate.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import pandas as pd
@@ -152,6 +152,10 @@ def compare_pairs(
 # Summary tables
 
 
+@overload
+def completed(games: pd.DataFrame, seats: None = None) -> tuple[pd.DataFrame, None]: ...
+@overload
+def completed(games: pd.DataFrame, seats: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]: ...
 def completed(
     games: pd.DataFrame, seats: pd.DataFrame | None = None
 ) -> tuple[pd.DataFrame, pd.DataFrame | None]:
@@ -271,7 +275,7 @@ def summarize(
     assert done_seats is not None
     out = _identity(games, keys)
     by = ["cell"]
-    boot = {"confidence": confidence, "n_boot": n_boot, "seed": seed}
+    boot: dict[str, Any] = {"confidence": confidence, "n_boot": n_boot, "seed": seed}
 
     counts = games.groupby("cell").agg(games=("game", "nunique"), rounds=("round", "size")).reset_index()
     counts["rounds_completed"] = counts["cell"].map(done.groupby("cell").size()).fillna(0).astype(int)
@@ -384,7 +388,7 @@ def summary_bots(
     if seats.empty:
         return pd.DataFrame(columns=columns)
     by = ["cell", "bot_label"]
-    boot = {"confidence": confidence, "n_boot": n_boot, "seed": seed}
+    boot: dict[str, Any] = {"confidence": confidence, "n_boot": n_boot, "seed": seed}
     out = _identity(seats, keys).merge(seats[["cell", "bot", "bot_label"]].drop_duplicates(), on="cell")
     parts = [
         _prefixed(win_rates(seats, by, confidence), by, {
