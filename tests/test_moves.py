@@ -71,9 +71,11 @@ def test_tiles_from_nowhere_or_played_but_not_placed(standard):
 
 def test_rearranging_the_table_is_allowed_with_a_rack_tile(standard):
     # split a run and insert: R1..R6 + R4 -> R1 R2 R3 R4 | R4 R5 R6
-    check(standard, "R1 R2 R3 R4 R5 R6", "R4", "R1 R2 R3 R4 | R4 R5 R6", "R4")
+    split = check(standard, "R1 R2 R3 R4 R5 R6", "R4", "R1 R2 R3 R4 | R4 R5 R6", "R4")
+    assert split.opening_value is None and split.jokers_freed == 0
     # take the 4th tile of a group to build a run
-    check(standard, "K8 R8 O8 B8", "R9 R10", "K8 O8 B8 | R8 R9 R10", "R9 R10")
+    taken = check(standard, "K8 R8 O8 B8", "R9 R10", "K8 O8 B8 | R8 R9 R10", "R9 R10")
+    assert taken.opening_value is None and taken.jokers_freed == 0
 
 
 def test_rearrange_false_allows_only_additions():
@@ -186,7 +188,8 @@ def test_a_locked_joker_cannot_change_its_tile_without_a_replacement(standard):
 
 def test_a_locked_joker_may_move_keeping_its_tile(standard):
     # split R3 J(R4) R5 R6 R7 R8 into R3 J(R4) R5 | R6 R7 R8 R9 by adding R9
-    check(standard, "R3 J(R4) R5 R6 R7 R8", "R9", "R3 J(R4) R5 | R6 R7 R8 R9", "R9")
+    result = check(standard, "R3 J(R4) R5 R6 R7 R8", "R9", "R3 J(R4) R5 | R6 R7 R8 R9", "R9")
+    assert result.jokers_freed == 0  # the joker moved with its set, still R4: not freed
 
 
 def test_freed_joker_needs_two_rack_tiles_in_its_new_set(standard):
@@ -274,8 +277,9 @@ def test_a_group_joker_freed_by_its_tile_may_keep_another_acceptable_face_under_
 
 
 def test_rack_jokers_go_anywhere(standard):
-    check(standard, "R1 R2 R3", "J K1 K2", "R1 R2 R3 | K1 K2 J(K3)", "J K1 K2")
-    check(standard, "R1 R2 R3", "J", "R1 R2 R3 J(R4)", "J")
+    # a rack joker played into a new set or onto a table set frees no table joker
+    assert check(standard, "R1 R2 R3", "J K1 K2", "R1 R2 R3 | K1 K2 J(K3)", "J K1 K2").jokers_freed == 0
+    assert check(standard, "R1 R2 R3", "J", "R1 R2 R3 J(R4)", "J").jokers_freed == 0
 
 
 def test_two_table_jokers_identity_is_matched(standard):

@@ -144,10 +144,12 @@ def test_impossible_combinations_are_rejected(tmp_path, text, fragment):
 
 def test_reachable_thresholds_are_accepted(tmp_path):
     # a single wrap run 2..13,1 is worth 91; 14 rack tiles at best 8x13 + 6x12 = 176
-    load_profile(write(tmp_path, "name: x\nextends: standard\ninitial_meld:\n  threshold: 176\n"))
-    load_profile(
+    several = load_profile(write(tmp_path, "name: x\nextends: standard\ninitial_meld:\n  threshold: 176\n"))
+    assert several.initial_meld.threshold == 176
+    single = load_profile(
         write(tmp_path, "name: x\nextends: standard\ninitial_meld:\n  threshold: 91\n  sets: single\n")
     )
+    assert (single.initial_meld.threshold, single.initial_meld.sets) == (91, "single")
 
 
 def test_broken_yaml_names_the_line(tmp_path):
