@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import nbformat
@@ -59,18 +58,15 @@ def test_every_notebook_is_committed_executed_without_errors():
 
 
 @pytest.mark.parametrize("name", sorted(USES))
-def test_notebook_runs_against_a_fresh_small_run(name, runs):
+def test_notebook_runs_against_a_fresh_small_run(name, runs, monkeypatch):
     from nbclient import NotebookClient
 
     nb = nbformat.read(NOTEBOOKS / name, as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs = []
-    os.environ["RUMMISIM_RESULTS"] = str(runs[USES[name]])
-    try:
-        NotebookClient(nb, timeout=300, kernel_name="python3").execute()
-    finally:
-        del os.environ["RUMMISIM_RESULTS"]
+    monkeypatch.setenv("RUMMISIM_RESULTS", str(runs[USES[name]]))  # restored after the test
+    NotebookClient(nb, timeout=300, kernel_name="python3").execute()
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     assert any("image/png" in o.get("data", {}) for o in outputs)
