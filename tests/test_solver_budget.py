@@ -164,3 +164,21 @@ def test_an_illegal_first_answer_falls_back_to_the_pattern_formulation(standard,
     solution = solve("R4 K9", "R1 R2 R3", standard)
     assert calls == ["windows", "patterns"]
     assert solution.tiles_placed == 1 and legal(standard, "R1 R2 R3", "R4 K9", solution)
+
+
+def test_an_opening_that_may_touch_the_table_cut_short_lays_rack_only_sets():
+    """Out of budget, an opening that may touch the table falls back to a beam pass over the rack
+    alone (a legal opening there too), never to the integer program: a polish-40 opening from a
+    seeded game that its 200,000-unit budget cuts short."""
+    polish = load_profile("polish-40")
+    rack = tiles("K6 K8 K9 K9 R4 R5 R8 R10 R10 O3 O5 O7 B3 B5 B5 B6 B8 J", polish)
+    board = table(
+        "K1 R1 O1 B1 | K6 O6 B6 | K7 J(R7) B7 | K11 O11 B11 | R1 R2 R3 | R3 J(R4) R5 | R11 R12 R13"
+        " | O2 O3 O4 | O10 O11 O12 O13 | B7 B8 B9 B10 B11",
+        polish,
+    )
+    got = solve(rack, board, polish, initial=True)
+    assert got.method == "beam" and not got.proven and got.is_play
+    assert got.nodes <= polish.time_limit.search_budget
+    assert got.table[: len(board)] == board  # the table is untouched
+    validate_move(polish, board, rack, got.table, got.played, opened=False)

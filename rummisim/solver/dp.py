@@ -685,9 +685,11 @@ def supported(profile: RuleProfile, table: tuple[Meld, ...], *, pins: bool = Fal
 
 
 @lru_cache(maxsize=16)
+@lru_cache(maxsize=64)
 def without_rearrange(profile: RuleProfile) -> RuleProfile:
     """The profile with ``turn.rearrange: false`` (a ``rearrange=False`` search: every table
-    set is pinned, and ``validate_move`` under it checks that each table set sits in a new one)."""
+    set is pinned, and ``validate_move`` under it checks that each table set sits in a new one);
+    built once per profile."""
     if not profile.turn.rearrange:
         return profile
     data = profile.to_dict()
@@ -915,9 +917,11 @@ def solve_dp_beam(
     creates at most ``states`` states, with ``proven=False``; ``None`` when the pass finds
     nothing or the position is outside the DP's scope. Table jokers stay where they are
     (locked ones keep their faces). ``solve`` spends the last part of a search budget on it
-    when the exact search runs out, and checks the play with ``validate_move``."""
+    when the exact search runs out, and checks the play with ``validate_move``. An opening
+    is searched from the rack alone, the table untouched: that is an opening also where the
+    opening may touch the table."""
     base = () if initial else tuple(table)
-    if states <= 0 or (initial and profile.initial_meld.may_touch_table) or not supported(profile, base):
+    if states <= 0 or not supported(profile, base):
         return None
     ts = profile.tileset
     rack = tuple(sorted(int(t) for t in rack))
