@@ -36,7 +36,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import product
+from itertools import combinations, product
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
@@ -108,15 +108,20 @@ class _Model:
         )
 
 
-def _supersets(meld: Meld, profile: RuleProfile, avail: np.ndarray, rack_jokers: int):
+def _supersets(meld: Meld, profile: RuleProfile, avail: np.ndarray, rack_jokers: int, recolour: bool = False):
     """Patterns (faces, joker mask) that contain ``meld`` with its jokers at their faces,
-    extended by available tiles or up to ``rack_jokers`` jokers."""
+    extended by available tiles or up to ``rack_jokers`` jokers. With ``recolour`` (a set kept
+    together because it holds a locked joker, under ``group_any_missing_colour``) a group's
+    jokers may also stand for any other colour it lacks: ``K11 J(O11) B11`` plus ``O11`` is
+    ``K11 J(R11) O11 B11``."""
     ts = profile.tileset
     mask = tuple(t == ts.joker for t in meld.tiles)
     out = [(meld.faces, mask)]
     kind = face_kind(meld.faces, profile)
     # a superset holds at most ``jokers.max_per_set`` jokers
     rack_jokers = min(rack_jokers, max(0, profile.jokers.max_per_set - sum(mask)))
+    if kind == "group" and recolour and profile.jokers.group_any_missing_colour and any(mask):
+        return _recoloured_groups(meld, mask, profile, avail, rack_jokers)
     if kind == "group":
         if len(meld.faces) < profile.groups.max_size:
             value = ts.value_of(meld.faces[0])
@@ -169,6 +174,31 @@ def _supersets(meld: Meld, profile: RuleProfile, avail: np.ndarray, rack_jokers:
                     ext[p] if p in ext else mask[positions.index(p)] for p in range(new_lo, new_hi + 1)
                 )
                 out.append((faces, jm))
+    return out
+
+
+def _recoloured_groups(meld: Meld, mask, profile: RuleProfile, avail: np.ndarray, rack_jokers: int):
+    """Every group holding ``meld``'s numbered tiles and its jokers, each joker at any colour no
+    numbered tile has, plus at most one available tile of another colour or one rack joker."""
+    ts = profile.tileset
+    value = ts.value_of(meld.faces[0])
+    numbered = {ts.colour_of(f) for f, j in zip(meld.faces, mask, strict=True) if not j}
+    n_jokers = sum(mask)
+    adds: list[tuple[int | None, int]] = [(None, 0)]  # (added tile's colour, added jokers)
+    adds += [(c, 0) for c in range(ts.colours) if c not in numbered and avail[ts.code(c, value)] > 0]
+    if rack_jokers:
+        adds.append((None, 1))
+    out = []
+    for colour, extra in adds:
+        tiles = numbered | ({colour} if colour is not None else set())
+        jokers = n_jokers + extra
+        if len(tiles) + jokers > profile.groups.max_size:
+            continue
+        for joker_colours in combinations(sorted(set(range(ts.colours)) - tiles), jokers):
+            colours = sorted(tiles | set(joker_colours))
+            out.append(
+                (tuple(ts.code(c, value) for c in colours), tuple(c in joker_colours for c in colours))
+            )
     return out
 
 
@@ -294,7 +324,7 @@ def solve_milp(
     for mi, why in frozen:
         meld = table[mi]
         z_row: dict[int, float] = {}
-        for faces, mask in _supersets(meld, profile, avail, r_jokers):
+        for faces, mask in _supersets(meld, profile, avail, r_jokers, recolour=why == "joker"):
             v = model.var(0, 1)
             z_row[v] = 1
             add_column(v, faces, mask)
