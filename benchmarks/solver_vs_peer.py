@@ -2,6 +2,8 @@
 
     pip install -e ".[bench]"
     python benchmarks/solver_vs_peer.py [--per-phase 120] [--games 40] [--seed 2024]
+    python benchmarks/solver_vs_peer.py --hard [--hard-n 320] [--hard-seed 7]   # adds the hard set
+    python benchmarks/solver_vs_peer.py --hard-only                              # the hard set alone
 
 Positions: seeded 4-player games on ``standard`` (bot ``greedy`` when registered, else
 ``baseline``) are recorded through ``play_game``'s observer: after every turn, the table
@@ -26,6 +28,15 @@ solved cold is put down to its warm-start bug (cvxpy starts HiGHS from the previ
 solution, see ``_peer.py``). Anything else is printed loudly as UNEXPLAINED and the script
 exits with 1; so does a move of ours that fails validation. Hand-made control positions, one
 per known gap, are classified at the end to show the checks at work.
+
+The hard set (``--hard``): ``--hard-n`` seeded positions in the peer's shape, turn mode (our
+``initial=False``): tables of 0..60 tiles (median about 32) built from random legal sets of
+3..7 tiles out of the tile multiset, one set in ten with a joker or two, so about a third of
+the tables hold jokers (``strategies.random_table`` from the tests), and racks of 5..20
+tiles (median about 12) from the tiles left: half next to table sets
+(``helpers.tile_near_table``), half at random, sometimes a joker. Both solvers are timed on
+each and checked for agreement exactly as above; the timing table prints the targets
+(median at least 30x faster than the peer, p95 at least 15x).
 """
 
 from __future__ import annotations
@@ -35,6 +46,7 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from _peer import Peer, PeerResult, PeerUnavailable, numbered_count, peer_table, peer_version
@@ -45,6 +57,10 @@ from rummisim.melds import MIN_NUMBERED_TILES, Meld, format_meld, format_table, 
 from rummisim.profile import RuleProfile, profile_from_dict
 from rummisim.solver import Solution, solve
 from rummisim.tiles import format_tiles
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the shared generators
+from helpers import tile_near_table  # noqa: E402
+from strategies import random_table  # noqa: E402
 
 PHASES = ("early", "mid", "late")
 LOUD = "!" * 100
@@ -237,46 +253,107 @@ def ms(values) -> np.ndarray:
     return np.asarray(values, dtype=float) * 1000
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--per-phase", type=int, default=120, help="positions per third of a game")
-    parser.add_argument("--games", type=int, default=40, help="games to draw positions from")
-    parser.add_argument("--seed", type=int, default=2024)
-    args = parser.parse_args()
+HARD_TARGETS = {"median": 30.0, "p95": 15.0}  # peer time / our time on the hard set
 
-    standard = load_profile("standard")
-    shared = free_joker_profile(standard)
-    bot, note = game_bot()
-    positions = collect_positions(standard, bot, args.games, args.seed, args.per_phase)
-    n = len(positions)
 
-    # first calls: our per-profile caches, the peer's RuleSet and cvxpy compilation per mode
-    first_turn = next(p for p in positions if not p.initial)
-    first_initial = next(p for p in positions if p.initial)
-    start = time.perf_counter()
-    solve_ours(first_turn, shared)
-    solve_ours(first_initial, shared)
-    ours_first = time.perf_counter() - start
-    start = time.perf_counter()
-    peer = Peer(shared)
-    peer_build = time.perf_counter() - start
-    solve_peer(first_turn, peer)
-    solve_peer(first_initial, peer)
-    peer_first = time.perf_counter() - start
-    print()  # HiGHS prints its banner on the first solve
+def hard_positions(profile: RuleProfile, n: int, seed: int) -> list[Position]:
+    """``n`` seeded turn-mode positions in the peer's shape (see the module docstring)."""
+    ts = profile.tileset
+    rng = np.random.default_rng(seed)
+    out: list[Position] = []
+    while len(out) < n:
+        supply = ts.full_counts().copy()
+        table = random_table(profile, rng, supply, max_sets=20, joker_rate=0.1)
+        if sum(len(m) for m in table) > 60:
+            continue
+        rack: list[int] = []
+        size = int(rng.integers(5, 21))
+        while len(rack) < size:
+            roll = rng.random()
+            if table and roll < 0.5:
+                code = tile_near_table(table, ts, rng)
+            elif roll < 0.53:
+                code = ts.joker
+            else:
+                code = int(rng.integers(ts.joker))
+            if supply[code] > 0:
+                supply[code] -= 1
+                rack.append(int(code))
+            elif not supply[: ts.joker].any():
+                break
+        out.append(Position(-1, len(out), "hard", table, tuple(sorted(rack)), False))
+    return out
 
-    ours_t, peer_t, rows = [], [], []
+
+def time_both(positions: list[Position], shared: RuleProfile, peer: Peer):
+    rows, ours_t, peer_t = [], [], []
     for pos in positions:
         ours, t_ours = solve_ours(pos, shared)
         theirs = solve_peer(pos, peer)
         ours_t.append(t_ours)
         peer_t.append(theirs.seconds)
         rows.append((pos, ours, theirs))
+    return rows, ms(ours_t), ms(peer_t)
 
-    a, b = ms(ours_t), ms(peer_t)
+
+def print_times(a: np.ndarray, b: np.ndarray, targets: dict[str, float] | None = None) -> int:
+    """The timing table (ms); with ``targets`` (peer/ours at the median and p95) each is printed
+    beside its figure. Returns how many targets were missed."""
+    missed = 0
+    print(f"{'':<28}{'ours':>12}{'peer':>12}{'peer/ours':>12}")
+    for key, label, fn in (
+        ("median", "median (ms)", np.median),
+        ("p95", "p95 (ms)", lambda x: np.percentile(x, 95)),
+        ("max", "max (ms)", np.max),
+        ("mean", "mean (ms)", np.mean),
+    ):
+        line = f"{label:<28}{fn(a):>12.2f}{fn(b):>12.2f}{fn(b) / fn(a):>12.2f}"
+        if targets and key in targets:
+            ok = fn(b) / fn(a) >= targets[key]
+            missed += not ok
+            line += f"   target >= {targets[key]:g}x: {'ok' if ok else 'MISSED'}"
+        print(line)
+    print(f"{'total (s)':<28}{a.sum() / 1000:>12.2f}{b.sum() / 1000:>12.2f}{b.sum() / a.sum():>12.2f}")
+    return missed
+
+
+def compare(rows, peer: Peer, shared: RuleProfile, title: str) -> tuple[Counter, int]:
+    """Check every position for agreement on tiles placed (see the module docstring); print the
+    disagreements and the tally. Returns (causes, our illegal moves)."""
+    causes: Counter = Counter()
+    illegal_ours = 0
+    more: Counter = Counter()
+    for index, (pos, ours, theirs) in enumerate(rows):
+        why_ours = legal(shared, pos, ours.table, ours.played)
+        illegal_ours += why_ours is not None
+        if ours.tiles_placed == theirs.tiles_placed:
+            if why_ours is not None:
+                print(f"\n{LOUD}\nOUR MOVE IS ILLEGAL at {title} {index}: {why_ours}\n{LOUD}")
+            continue
+        more["ours" if ours.tiles_placed > theirs.tiles_placed else "peer"] += 1
+        cause, lines = explain(pos, ours, theirs, peer, shared)
+        causes[cause] += 1
+        report(f"{title} {index}", pos, ours, theirs, why_ours, cause, lines, shared)
+    n = len(rows)
+    agree = n - sum(causes.values())
+    print()
+    print(f"agreements on tiles placed: {agree} / {n}")
+    print(f"disagreements: {sum(causes.values())} (ours more: {more['ours']}, peer more: {more['peer']})")
+    for cause, count in causes.most_common():
+        print(f"  {count:>4}  {cause}")
+    print(f"our moves failing validate_move: {illegal_ours}")
+    return causes, illegal_ours
+
+
+def run_games(args, shared: RuleProfile, peer: Peer) -> tuple[Counter, int]:
+    """The game-position set: timing, phases and agreement."""
+    standard = load_profile("standard")
+    bot, note = game_bot()
+    positions = collect_positions(standard, bot, args.games, args.seed, args.per_phase)
+    n = len(positions)
+    rows, a, b = time_both(positions, shared, peer)
     ratio = b / np.maximum(a, 1e-9)
     n_initial = sum(p.initial for p in positions)
-    print(f"rummisim solver vs rummikub-solver {peer_version()} ({peer.backend} backend)")
     print(
         f"{n} positions from {args.games} seeded games of 4 x {bot} on standard "
         f"(seed {args.seed}): {args.per_phase} early / mid / late, "
@@ -295,17 +372,7 @@ def main() -> int:
     )
     print(f"model: profile {shared.name!r} (jokers.table_jokers: free, runs.wrap: none)")
     print()
-    print(f"{'':<28}{'ours':>12}{'peer':>12}{'peer/ours':>12}")
-    print(f"{'first calls (ms)':<28}{ours_first * 1000:>12.1f}{peer_first * 1000:>12.1f}")
-    print(f"{'  of which peer RuleSet()':<28}{'':>12}{peer_build * 1000:>12.1f}")
-    for label, fn in (
-        ("median (ms)", np.median),
-        ("p95 (ms)", lambda x: np.percentile(x, 95)),
-        ("max (ms)", np.max),
-        ("mean (ms)", np.mean),
-    ):
-        print(f"{label:<28}{fn(a):>12.2f}{fn(b):>12.2f}{fn(b) / fn(a):>12.2f}")
-    print(f"{'total (s)':<28}{a.sum() / 1000:>12.2f}{b.sum() / 1000:>12.2f}{b.sum() / a.sum():>12.2f}")
+    print_times(a, b)
     print(f"median of per-position ratios peer/ours: {np.median(ratio):.2f}")
     print(f"positions where ours is faster: {int((ratio > 1).sum())} / {n}")
     print(
@@ -325,31 +392,98 @@ def main() -> int:
                 f"{label:<16}{int(m.sum()):>5}{np.median(a[m]):>10.2f}{np.percentile(a[m], 95):>10.2f}"
                 f"{np.median(b[m]):>10.2f}{np.percentile(b[m], 95):>10.2f}"
             )
+    return compare(rows, peer, shared, "position")
+
+
+def run_hard(args, shared: RuleProfile, peer: Peer) -> tuple[Counter, int, int]:
+    """The hard set: timing against the targets, and agreement."""
+    positions = hard_positions(shared, args.hard_n, args.hard_seed)
+    rows, a, b = time_both(positions, shared, peer)
+    ratio = b / np.maximum(a, 1e-9)
+    tables = np.array([sum(len(m) for m in p.table) for p in positions])
+    racks = np.array([len(p.rack) for p in positions])
+    joker = shared.tileset.joker
+    print()
+    print("=" * 100)
+    print(
+        f"hard set: {len(positions)} seeded turn positions (seed {args.hard_seed}) on {shared.name!r}: "
+        f"tables of {tables.min()}..{tables.max()} tiles (median {np.median(tables):.0f}) from random "
+        f"legal sets, racks of {racks.min()}..{racks.max()} (median {np.median(racks):.0f})"
+    )
+    on_table = sum(any(joker in m.tiles for m in p.table) for p in positions)
+    on_rack = sum(joker in p.rack for p in positions)
+    print(f"jokers: on the table in {on_table} positions, on the rack in {on_rack}")
+    print()
+    missed = print_times(a, b, HARD_TARGETS)
+    print(
+        f"median of per-position ratios peer/ours: {np.median(ratio):.2f}; p5 {np.percentile(ratio, 5):.2f}"
+    )
+    print(f"positions where ours is faster: {int((ratio > 1).sum())} / {len(positions)}")
+    slow = int(a.argmax())
+    print(
+        f"our slowest: {a[slow]:.1f} ms at hard position {slow} "
+        f"({tables[slow]} table tiles, {racks[slow]} rack tiles)"
+    )
+    causes, illegal = compare(rows, peer, shared, "hard position")
+    return causes, illegal, missed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--per-phase", type=int, default=120, help="positions per third of a game")
+    parser.add_argument("--games", type=int, default=40, help="games to draw positions from")
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--hard", action="store_true", help="also time the hard set of random positions")
+    parser.add_argument("--hard-only", action="store_true", help="the hard set alone")
+    parser.add_argument("--hard-n", type=int, default=320, help="positions in the hard set")
+    parser.add_argument("--hard-seed", type=int, default=7)
+    args = parser.parse_args()
+
+    standard = load_profile("standard")
+    shared = free_joker_profile(standard)
+
+    # first calls: our per-profile caches, the peer's RuleSet and cvxpy compilation per mode
+    warm = (
+        Position(
+            -1,
+            0,
+            "warm-up",
+            parse_table("R1 R2 R3 | K5 O5 B5", shared),
+            parse_tiles("R4 B9 J", shared),
+            False,
+        ),
+        Position(-1, 0, "warm-up", (), parse_tiles("K10 K11 K12 R3 O3 B3", shared), True),
+    )
+    start = time.perf_counter()
+    for pos in warm:
+        solve_ours(pos, shared)
+    ours_first = time.perf_counter() - start
+    start = time.perf_counter()
+    peer = Peer(shared)
+    peer_build = time.perf_counter() - start
+    for pos in warm:
+        solve_peer(pos, peer)
+    peer_first = time.perf_counter() - start
+    print()  # HiGHS prints its banner on the first solve
+    print(f"rummisim solver vs rummikub-solver {peer_version()} ({peer.backend} backend)")
+    print(f"first calls (ms): ours {ours_first * 1000:.1f}, peer {peer_first * 1000:.1f} "
+          f"(of which RuleSet() {peer_build * 1000:.1f})")  # fmt: skip
+    print()
 
     causes: Counter = Counter()
-    illegal_ours = 0
-    more: Counter = Counter()
-    for index, (pos, ours, theirs) in enumerate(rows):
-        why_ours = legal(shared, pos, ours.table, ours.played)
-        illegal_ours += why_ours is not None
-        if ours.tiles_placed == theirs.tiles_placed:
-            if why_ours is not None:
-                print(f"\n{LOUD}\nOUR MOVE IS ILLEGAL at position {index}: {why_ours}\n{LOUD}")
-            continue
-        more["ours" if ours.tiles_placed > theirs.tiles_placed else "peer"] += 1
-        cause, lines = explain(pos, ours, theirs, peer, shared)
-        causes[cause] += 1
-        report(f"position {index}", pos, ours, theirs, why_ours, cause, lines, shared)
-
-    agree = n - sum(causes.values())
-    print()
-    print(f"agreements on tiles placed: {agree} / {n}")
-    print(f"disagreements: {sum(causes.values())} (ours more: {more['ours']}, peer more: {more['peer']})")
-    for cause, count in causes.most_common():
-        print(f"  {count:>4}  {cause}")
-    print(f"our moves failing validate_move: {illegal_ours}")
+    illegal_ours = missed = 0
+    if not args.hard_only:
+        got, illegal = run_games(args, shared, peer)
+        causes += got
+        illegal_ours += illegal
+    if args.hard or args.hard_only:
+        got, illegal, missed = run_hard(args, shared, peer)
+        causes += got
+        illegal_ours += illegal
     control_failures = run_controls(peer, shared)
     unexplained = causes[UNEXPLAINED]
+    if missed:
+        print(f"\nhard set: {missed} speed target(s) missed (see the timing table)")
     if unexplained or illegal_ours or control_failures:
         print(
             f"{LOUD}\n{unexplained} UNEXPLAINED disagreement(s), {illegal_ours} illegal move(s) of ours, "

@@ -18,12 +18,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from helpers import table as parse_table_text
-from helpers import tile_near_table, with_overrides
 from helpers import tiles as parse_tiles_text
+from helpers import with_overrides
+from strategies import random_position
 
 from rummisim import load_profile
-from rummisim.melds import format_table, make_meld, max_jokers_in_set, set_catalogue
-from rummisim.moves import IllegalMove, joker_acceptable, validate_move
+from rummisim.melds import format_table, make_meld
+from rummisim.moves import IllegalMove, validate_move
 from rummisim.solver import placed_value, solve
 from rummisim.solver.dp import solve_dp
 from rummisim.solver.milp import solve_milp
@@ -238,57 +239,6 @@ def test_opening_that_may_not_touch_the_table_leaves_it(standard):
 
 
 # ----- seeded random positions: the DP agrees with the MILP --------------------------------------
-
-
-def random_position(profile, rng):
-    """A legal table of 0..6 random sets with jokers (up to ``max_per_set`` a set, so ``X J J``
-    sets too) and a rack of 1..12 tiles that often holds jokers, the tile a table joker
-    stands for and tiles next to table sets."""
-    ts = profile.tileset
-    joker = ts.joker
-    catalogue = [f for f in set_catalogue(profile).faces if len(f) <= 7]
-    supply = ts.full_counts().copy()
-    table = []
-    n_sets = int(rng.integers(0, 7))
-    for _ in range(100):
-        if len(table) == n_sets:
-            break
-        faces = catalogue[int(rng.integers(len(catalogue)))]
-        most = min(int(supply[joker]), max_jokers_in_set(profile, len(faces)))
-        n_jokers = int(rng.integers(0, most + 1)) if most and rng.random() < 0.6 else 0
-        slots = set(rng.choice(len(faces), size=n_jokers, replace=False).tolist())
-        tiles = [joker if k in slots else f for k, f in enumerate(faces)]
-        need = ts.counts(tiles)
-        if np.any(need > supply):
-            continue
-        supply -= need
-        table.append(make_meld(tiles, faces, profile))
-    rack = []
-
-    def take(code):
-        if supply[code] > 0:
-            supply[code] -= 1
-            rack.append(int(code))
-
-    for _ in range(int(rng.integers(0, int(supply[joker]) + 1))):
-        if rng.random() < 0.6:
-            take(joker)
-    for meld in table:
-        for t, face in zip(meld.tiles, meld.faces, strict=True):
-            if t == joker and rng.random() < 0.6:
-                ok = sorted(joker_acceptable(profile, meld, face))
-                take(ok[int(rng.integers(len(ok)))])
-    size = int(rng.integers(1, 13))
-    for _ in range(60):
-        if len(rack) >= size:
-            break
-        if table and rng.random() < 0.5:
-            take(tile_near_table(table, ts, rng))
-        else:
-            take(int(rng.integers(joker)))
-    if not rack:
-        take(int(rng.integers(joker)))
-    return tuple(table), tuple(sorted(rack))
 
 
 def _profile(name: str):

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import tile_near_table, with_overrides
+from helpers import with_overrides
+from strategies import random_locked_position
 
 from rummisim import load_profile, parse_table, parse_tiles
-from rummisim.melds import format_table, make_meld, max_jokers_in_set, set_catalogue
-from rummisim.moves import joker_acceptable, validate_move
+from rummisim.melds import format_table
+from rummisim.moves import validate_move
 from rummisim.solver import placed_value, solve
 from rummisim.solver.dp import solve_dp
 from rummisim.solver.milp import solve_milp
@@ -197,63 +198,6 @@ def test_reuse_any_needs_no_host(standard):
 
 
 # ----- agreement on random positions with locked table jokers --------------------------------
-
-
-def random_locked_position(profile, rng, *, max_run: int = 6, long_runs: float = 0.25):
-    """A legal table of 1..8 random sets holding 1..(all) jokers (runs of 3..``max_run``
-    tiles, sometimes up to 10, and groups; a numbered tile and at most
-    ``jokers.max_per_set`` jokers a set) and a rack of 1..15 tiles that usually holds the
-    tile a table joker stands for, tiles next to table sets, and sometimes a joker."""
-    ts = profile.tileset
-    joker = ts.joker
-    catalogue = set_catalogue(profile).faces
-    supply = ts.full_counts().copy()
-    jokers_left = int(rng.integers(1, ts.jokers + 1))
-    table = []
-    n_sets = int(rng.integers(1, 9))
-    for _ in range(200):
-        if len(table) == n_sets:
-            break
-        faces = catalogue[int(rng.integers(len(catalogue)))]
-        if len(faces) > (max_run if rng.random() > long_runs else 10):
-            continue
-        n_jokers = 0
-        if jokers_left and (not table or rng.random() < 0.5):
-            n_jokers = int(rng.integers(1, min(jokers_left, max_jokers_in_set(profile, len(faces))) + 1))
-        slots = set(rng.choice(len(faces), size=n_jokers, replace=False).tolist())
-        tiles = [joker if k in slots else f for k, f in enumerate(faces)]
-        need = ts.counts(tiles)
-        if np.any(need > supply):
-            continue
-        supply -= need
-        jokers_left -= n_jokers
-        table.append(make_meld(tiles, faces, profile))
-    table = tuple(table)
-    rack = []
-
-    def take(code):
-        if supply[code] > 0:
-            supply[code] -= 1
-            rack.append(int(code))
-
-    size = int(rng.integers(1, 16))
-    if rng.random() < 0.85:
-        for meld in table:
-            for t, face in zip(meld.tiles, meld.faces, strict=True):
-                if t == joker and rng.random() < 0.8:
-                    ok = sorted(joker_acceptable(profile, meld, face))
-                    take(ok[int(rng.integers(len(ok)))])
-    while len(rack) < size:
-        roll = rng.random()
-        if roll < 0.45:  # near a table set: extends runs, fills groups, sits by joker faces
-            take(tile_near_table(table, ts, rng))
-        elif roll < 0.5:
-            take(joker)
-            if not supply[joker]:
-                size -= 1
-        else:
-            take(int(rng.integers(joker)))
-    return table, tuple(sorted(rack))
 
 
 def describe(profile, table, rack) -> str:
