@@ -14,7 +14,9 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from rummisim.engine import GameRecord, RoundRecord, TurnView, play_game
+    from rummisim.api import play_game
+    from rummisim.contract import Phase, TurnView
+    from rummisim.engine import GameRecord, RoundRecord
     from rummisim.experiment import Experiment, ExperimentError, experiment_from_dict, load_experiment
     from rummisim.melds import (
         Meld,
@@ -37,7 +39,9 @@ if TYPE_CHECKING:
 
 # Each re-exported name and the module that defines it.
 _EXPORTS: dict[str, str] = {
-    **dict.fromkeys(["GameRecord", "RoundRecord", "TurnView", "play_game"], "rummisim.engine"),
+    **dict.fromkeys(["play_game"], "rummisim.api"),
+    **dict.fromkeys(["Phase", "TurnView"], "rummisim.contract"),
+    **dict.fromkeys(["GameRecord", "RoundRecord"], "rummisim.engine"),
     **dict.fromkeys(
         ["Experiment", "ExperimentError", "experiment_from_dict", "load_experiment"], "rummisim.experiment"
     ),
@@ -107,6 +111,7 @@ __all__ = [
     "IllegalMove",
     "Meld",
     "Pass",
+    "Phase",
     "Play",
     "ProfileError",
     "RoundRecord",

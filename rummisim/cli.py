@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rummisim.bots import BOTS, BotError, bot_label, bot_name, make_bot, parse_bot_spec, split_bot_specs
+from rummisim.bots import BOTS, BotError, split_bot_specs, validate_spec
 from rummisim.engine import GameRecord, RoundRecord, TurnLog, play_game
 from rummisim.experiment import ExperimentError
 from rummisim.melds import format_meld, format_table, parse_table, table_tiles
@@ -134,22 +134,16 @@ def _cmd_play(args: argparse.Namespace) -> None:
     profile = load_profile(args.profile)
     if args.bots is None:
         args.bots = ",".join(["baseline"] * max(profile.players.min, min(3, profile.players.max)))
-    try:
-        bots = [parse_bot_spec(text) for text in split_bot_specs(args.bots)]
+    try:  # the grammar, names and parameters, with the registry's one-line errors
+        bots = [validate_spec(text) for text in split_bot_specs(args.bots)]
     except BotError as exc:
         raise CliError(f"--bots: {exc}") from None
     if not bots:
         raise CliError("--bots: give at least two comma-separated bot names")
-    rng = np.random.default_rng(0)
-    for spec in bots:  # validates names and parameters with the registry's one-line errors
-        try:
-            make_bot(spec, profile, rng)
-        except BotError as exc:
-            raise CliError(f"--bots: {exc}") from None
     problem = profile.seat_count_problem(len(bots))
     if problem:
         raise CliError(f"--bots: {problem}, got {len(bots)}")
-    names = [bot_label(b) for b in bots]
+    names = [b.label for b in bots]
     _check_search_scope(profile, bots, "--bots")
     print(f"profile {profile.name}, seed {args.seed}, seats: {', '.join(names)}", flush=True)
 
@@ -174,12 +168,12 @@ def _check_search_scope(profile: RuleProfile, bots: Sequence, where: str) -> Non
 
     if profile.time_limit.search_budget is not None or encodable(profile):
         return
-    solver_bots = [b for b in bots if issubclass(BOTS[bot_name(b)], SearchBot)]
+    solver_bots = [b for b in map(validate_spec, bots) if issubclass(b.bot_class(), SearchBot)]
     if solver_bots:
         raise CliError(
             f"{where}: profile {profile.name!r} ({profile.tiles.colors} colours, {profile.tiles.copies} "
             f"copies, {profile.tiles.jokers} jokers) is beyond what the fast exact move search encodes, "
-            f"and solver bot {bot_label(solver_bots[0])!r} could take minutes a move; set "
+            f"and solver bot {solver_bots[0].label!r} could take minutes a move; set "
             "time_limit.search_budget (e.g. 20000) to bound each turn, or play baseline/random bots"
         )
 

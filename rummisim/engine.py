@@ -4,7 +4,10 @@
 The game's ``numpy.random.SeedSequence`` spawns independent streams for the
 deal, for choosing the first player, and for each seat's bot, so the same seed
 gives the same deal under every profile that shares a tile set (common random
-numbers) and the same record every time.
+numbers) and the same record every time. Each seat is a built bot or a factory
+(``rummisim.contract.BotFactory``) that the engine calls with the seat's
+generator; the engine knows bots only through ``rummisim.contract`` and never
+imports ``rummisim.bots`` (``rummisim.play_game`` reads bot specs by name).
 
 Turn flow without a discard pile: the bot plays (``Play``) or draws
 (``Draw``); with ``turn.play_after_draw`` it may then play. With the discard
@@ -41,43 +44,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rummisim.melds import Meld, rack_penalty
-from rummisim.moves import (
+from rummisim.contract import (
+    BotFactory,
     Discard,
     Draw,
-    IllegalMove,
     OutOfBudget,
     Pass,
+    Phase,
     Play,
-    validate_move,
+    Player,
+    TurnView,
 )
+from rummisim.melds import Meld, rack_penalty
 from rummisim.profile import RuleProfile
+from rummisim.referee import legal_play
+from rummisim.rules import IllegalMove, validate_move
 from rummisim.schema import EndReason
 
-if TYPE_CHECKING:
-    from rummisim.solver import Solution
-
-
-@dataclass(frozen=True, slots=True)
-class TurnView:
-    """What a bot sees when asked to act (its own rack, public information)."""
-
-    profile: RuleProfile
-    seat: int
-    phase: str  # "start" | "after_draw" | "discard"
-    rack: tuple[int, ...]
-    table: tuple[Meld, ...]
-    opened: bool
-    opened_seats: tuple[bool, ...]
-    rack_sizes: tuple[int, ...]
-    pool_size: int
-    discard_top: int | None
-    turn: int
+Seat = Player | BotFactory  # a built bot, or a factory the engine calls with the seat's generator
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,23 +165,6 @@ class RoundState:
 Observer = Callable[[RoundState, int], None]
 
 
-def legal_play(profile: RuleProfile, rack, table: tuple[Meld, ...], *, opened: bool) -> Solution:
-    """The best play (most tiles) the rules allow this seat now, or a solution without tiles.
-
-    The referee's question under ``turn.must_play_if_able`` ("if the player cannot combine
-    ... he must draw", 002): the exact solver, without any search budget, with the
-    profile's own rearrangement rule. Memoised, so a bot that asks first costs nothing more.
-    """
-    return _legal_play(profile, tuple(sorted(int(t) for t in rack)), tuple(table), opened)
-
-
-@lru_cache(maxsize=4096)
-def _legal_play(profile: RuleProfile, rack: tuple[int, ...], table: tuple[Meld, ...], opened: bool):
-    from rummisim.solver import solve  # numba and scipy load on the first search, not on import
-
-    return solve(rack, table, profile, initial=not opened, rearrange=profile.turn.rearrange, budget=None)
-
-
 # ----- deal and seating -------------------------------------------------------------------
 
 
@@ -249,7 +219,7 @@ class _Round:
         self.timeouts = 0
 
     # -- helpers --
-    def view(self, seat: int, phase: str) -> TurnView:
+    def view(self, seat: int, phase: Phase) -> TurnView:
         s = self.state
         return TurnView(
             profile=self.profile,
@@ -270,7 +240,7 @@ class _Round:
             raise IllegalMove(rule, message)
         self.faults.append(Fault(self.round_index, self.turn, seat, rule, message))
 
-    def ask(self, seat: int, phase: str, allowed: tuple[type, ...]):
+    def ask(self, seat: int, phase: Phase, allowed: tuple[type, ...]):
         try:
             action = self.bots[seat].act(self.view(seat, phase))
         except Exception as exc:  # a bot may never crash the game
@@ -323,7 +293,7 @@ class _Round:
         words: list[str] = []
         played: tuple[int, ...] = ()
         drew = False
-        action = self.ask(seat, "start", (Play, Draw, Pass, OutOfBudget))
+        action = self.ask(seat, Phase.START, (Play, Draw, Pass, OutOfBudget))
         if isinstance(action, Pass):  # nobody may skip a turn while the pool has tiles
             action = Draw()
         if isinstance(action, OutOfBudget):
@@ -347,7 +317,7 @@ class _Round:
             source = action.source if isinstance(action, Draw) else "deck"
             drew = self.take(seat, source, words)
         if drew and profile.turn.play_after_draw and not played and len(s.racks[seat]) > 0:
-            after = self.ask(seat, "after_draw", (Play, Pass))
+            after = self.ask(seat, Phase.AFTER_DRAW, (Play, Pass))
             if isinstance(after, Play):
                 if self.apply_play(seat, after):
                     words.append("plays after drawing")
@@ -396,7 +366,7 @@ class _Round:
 
     def discard(self, seat: int, words: list[str]) -> None:
         s = self.state
-        action = self.ask(seat, "discard", (Discard,))
+        action = self.ask(seat, Phase.DISCARD, (Discard,))
         rack = s.racks[seat]
         if action is None or action.tile not in rack:
             if action is not None:
@@ -505,24 +475,32 @@ def score_round(
 # ----- a match -----------------------------------------------------------------------------------
 
 
-def _resolve_bots(profile, bots, bot_seeds):
-    from rummisim.bots import bot_label, make_bot  # the bots package imports the engine's types
-
-    built, names = [], []
-    for spec, bot_seed in zip(bots, bot_seeds, strict=True):
+def seat_bots(profile: RuleProfile, bots: Sequence[Seat], bot_seeds) -> tuple[list[Player], list[str]]:
+    """The seats' bots and names: a built bot plays as it is (named by its ``name``), a
+    factory is called with the profile and a generator from the seat's own seed (named by
+    its ``label``). Bot specs (``"greedy"``) are built by ``rummisim.bots.build_lineup`` or
+    the public ``rummisim.play_game``, not here: the engine knows no bot by name."""
+    built: list[Player] = []
+    names: list[str] = []
+    for seat, (entry, bot_seed) in enumerate(zip(bots, bot_seeds, strict=True)):
         rng = np.random.default_rng(bot_seed)
-        if hasattr(spec, "act"):
-            built.append(spec)
-            names.append(getattr(spec, "name", type(spec).__name__))
+        if hasattr(entry, "act"):
+            built.append(entry)
+            names.append(getattr(entry, "name", type(entry).__name__))
+        elif callable(entry) and hasattr(entry, "label"):
+            built.append(entry(profile, rng))
+            names.append(entry.label)
         else:
-            built.append(make_bot(spec, profile, rng))
-            names.append(bot_label(spec))
+            raise TypeError(
+                f"seat {seat}: {entry!r} is neither a bot (an act(view) method) nor a bot factory; "
+                "build bot specs with rummisim.bots.build_lineup, or call rummisim.play_game"
+            )
     return built, names
 
 
 def play_game(
     profile: RuleProfile,
-    bots: Sequence,
+    bots: Sequence[Seat],
     seed: int | np.random.SeedSequence | None,
     *,
     observer: Observer | None = None,
@@ -534,8 +512,9 @@ def play_game(
 
     Args:
         profile: the rules.
-        bots: one entry per seat: a registered bot name, a bot spec, or a bot object
-            with an ``act(view)`` method.
+        bots: one entry per seat: a bot (an ``act(view)`` method) or a ``BotFactory``
+            (``rummisim.bots.BotSpec``, from ``build_lineup``-style specs), which gets the
+            seat's own generator. ``rummisim.play_game`` also takes bot specs by name.
         seed: an int or ``SeedSequence``; the same seed gives the same record.
         observer: called as ``observer(state, seat)`` after every turn (for tests).
         log: collect a turn-by-turn ``TurnLog`` in the record.
@@ -551,7 +530,7 @@ def play_game(
     deal_seed, seat_seed, *bot_seeds = root.spawn(2 + n)
     deal_rng = np.random.default_rng(deal_seed)
     seat_rng = np.random.default_rng(seat_seed)
-    built, names = _resolve_bots(profile, bots, bot_seeds)
+    built, names = seat_bots(profile, bots, bot_seeds)
 
     rounds: list[RoundRecord] = []
     logs: list[TurnLog] = []
@@ -614,7 +593,7 @@ def _tiebreak(leaders: list[int], rounds: list[RoundRecord]) -> int:
 
 def play_round(
     profile: RuleProfile,
-    bots: Sequence,
+    bots: Sequence[Seat],
     *,
     racks: Sequence[Sequence[int]],
     pool: Sequence[int],
@@ -630,9 +609,9 @@ def play_round(
     """Play one round from a hand-set position (scripted deals for tests and studies).
 
     ``pool`` is listed in draw order (``pool[0]`` is drawn first); ``discard`` lists
-    the discard pile bottom to top. Bots given by name get generators from ``seed``.
+    the discard pile bottom to top. Bot factories get generators from ``seed``.
     """
-    built, names = _resolve_bots(profile, bots, np.random.SeedSequence(seed).spawn(len(bots)))
+    built, names = seat_bots(profile, bots, np.random.SeedSequence(seed).spawn(len(bots)))
     state = RoundState(profile, list(reversed(pool)), [sorted(r) for r in racks])
     state.discard = list(discard)
     state.table = tuple(table)

@@ -27,7 +27,6 @@ is allowed. The only I/O here is reading the experiment and profile files.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
 import re
@@ -39,14 +38,13 @@ from typing import Any
 import numpy as np
 from pydantic import Field, ValidationError
 
-from rummisim.bots import BOTS, BotError, bot_label, bot_name, make_bot, parse_bot_spec
+from rummisim.bots import BOTS, BotError, bot_label, bot_name, parse_spec, validate_spec
 from rummisim.profile import (
     ProfileError,
     RuleProfile,
     _load_raw,
     _merge,
     _resolve_reference,
-    load_profile,
     package_configs,
     profile_from_dict,
     read_yaml,
@@ -324,7 +322,7 @@ def _bot_spec(entry: str | BotEntry, key: str, source: str) -> str | dict[str, A
     grammar of the CLI) or ``{name: ..., params: ...}``."""
     if isinstance(entry, str):
         try:
-            return parse_bot_spec(entry)
+            return parse_spec(entry).as_data()
         except BotError as exc:
             raise ExperimentError(f"{source}: key '{key}': {exc}") from None
     return {"name": entry.name, "params": dict(entry.params)} if entry.params else entry.name
@@ -339,15 +337,9 @@ def _check_lineup(lineup: list, index: int, source: str) -> None:
 
 def _check_bot(spec: Any, key: str, source: str) -> None:
     try:
-        make_bot(spec, _any_profile(), np.random.default_rng(0))
+        validate_spec(spec)  # bot parameters do not depend on the rules: no profile needed
     except BotError as exc:
         raise ExperimentError(f"{source}: key '{key}': {exc}") from None
-
-
-@functools.cache
-def _any_profile() -> RuleProfile:
-    """Bot parameters do not depend on the rules; any profile will do to validate them."""
-    return load_profile("standard")
 
 
 def _profile_data(entry: str | ProfileEntry, index: int, source: str, base_dir: Path | None):

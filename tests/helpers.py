@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rummisim import load_profile, parse_table, parse_tiles
-from rummisim.engine import TurnView
-from rummisim.moves import Discard, Draw, Pass
+from rummisim.contract import Discard, Draw, Pass, TurnView
 from rummisim.profile import RuleProfile, profile_from_dict
 
 

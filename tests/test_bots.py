@@ -14,11 +14,12 @@ from helpers import ScriptBot, table, tiles
 from joblib import Parallel, delayed
 
 import rummisim.bots.search as search_module
-from rummisim import builtin_profiles, load_profile
-from rummisim.bots import BOTS, BotError, make_bot
+from rummisim import builtin_profiles, engine, load_profile
+from rummisim.api import play_game, play_round  # bot specs by name: the public calls
+from rummisim.bots import BOTS, Bot, BotError, build_lineup, make_bot, register, registry, validate_spec
 from rummisim.bots.candidates import discard_order
-from rummisim.engine import TurnView, play_game, play_round
-from rummisim.moves import Discard, Draw, OutOfBudget, Pass, Play, validate_move
+from rummisim.contract import Discard, Draw, OutOfBudget, Pass, Phase, Play, TurnView
+from rummisim.rules import validate_move
 from rummisim.solver import Solution
 from rummisim.stats import wilson_interval
 
@@ -99,6 +100,45 @@ def test_bad_parameters_are_clear_errors(standard, spec, fragments):
         make(spec, standard)
     for fragment in fragments:
         assert fragment in str(info.value)
+
+
+def test_validate_spec_reads_every_form_with_one_grammar():
+    text = validate_spec("conservative(min_play=2,keep_jokers=false)")
+    mapping = validate_spec({"name": "conservative", "params": {"min_play": 2, "keep_jokers": False}})
+    assert text == mapping and text.label == "conservative(keep_jokers=false,min_play=2)"
+    assert validate_spec("greedy").as_data() == "greedy"
+    assert mapping.as_data() == {"name": "conservative", "params": {"min_play": 2, "keep_jokers": False}}
+    for bad in ("greedy(", "gredy", {"name": "greedy", "params": {"depth": 2}}, {"bot": "greedy"}, 3):
+        with pytest.raises(BotError):
+            validate_spec(bad)
+
+
+def test_register_adds_a_bot_by_name(standard, monkeypatch):
+    monkeypatch.setattr(registry, "BOTS", dict(BOTS))
+
+    class Drawer(Bot):
+        """Always draws (and discards its highest tile)."""
+
+        name = "drawer"
+
+        def act(self, view):
+            return Discard(view.rack[-1]) if view.phase == Phase.DISCARD else Draw()
+
+    assert register(Drawer) is Drawer
+    with pytest.raises(ValueError, match="already registered"):
+        register(type("Other", (Bot,), {"name": "drawer"}))
+    bots = build_lineup(["drawer", "greedy"], standard, [np.random.default_rng(s) for s in range(2)])
+    assert [type(b) for b in bots] == [Drawer, BOTS["greedy"]]
+    record = play_game(standard, ["drawer", "greedy"], 4)
+    assert record.bots == ("drawer", "greedy") and record.winner == 1
+
+
+def test_the_engine_takes_built_bots_or_factories_not_names(standard):
+    by_name = play_game(standard, ["greedy", "conservative(min_play=2)"], 11, log=True)
+    factories = [validate_spec("greedy"), validate_spec("conservative(min_play=2)")]
+    assert engine.play_game(standard, factories, 11, log=True) == by_name  # the engine seeds each bot
+    with pytest.raises(TypeError, match="neither a bot"):
+        engine.play_game(standard, ["greedy", "greedy"], 11)
 
 
 # ----- legal play under every profile --------------------------------------------------------
@@ -242,7 +282,7 @@ def played_of(text: str, profile) -> str:
 # ----- every phase, the discard pile and the search budget ----------------------------------
 
 
-def _view(profile, rack, table_text, *, opened, phase="start", discard_top=None, sizes=(14, 14)):
+def _view(profile, rack, table_text, *, opened, phase=Phase.START, discard_top=None, sizes=(14, 14)):
     return TurnView(
         profile=profile,
         seat=0,
@@ -264,9 +304,9 @@ def test_every_phase_gets_its_kind_of_action(name):
     bot = make(name, profile)
     start = _view(profile, "K1 R5 O9 B13", "R1 R2 R3", opened=True, discard_top="K7")
     assert isinstance(bot.act(start), Play | Draw)
-    after = dataclasses.replace(start, phase="after_draw")
+    after = dataclasses.replace(start, phase=Phase.AFTER_DRAW)
     assert isinstance(bot.act(after), Play | Pass)
-    action = bot.act(dataclasses.replace(start, phase="discard"))
+    action = bot.act(dataclasses.replace(start, phase=Phase.DISCARD))
     assert isinstance(action, Discard) and action.tile in start.rack
 
 
@@ -302,12 +342,12 @@ def test_a_play_that_would_empty_the_rack_keeps_one_back(monkeypatch):
     assert discard_order(view.rack, profile)[0] == k9  # the one tile that fits no set
     action = bot.act(view)
     assert action.played == tiles("R1 R2 R3", profile) and tried[-1] == action.played
-    assert bot.act(dataclasses.replace(view, phase="discard", rack=(k9,))) == Discard(k9)
+    assert bot.act(dataclasses.replace(view, phase=Phase.DISCARD, rack=(k9,))) == Discard(k9)
 
 
 def test_discards_the_least_useful_tile():
     profile = load_profile("ramino-discard")
-    view = _view(profile, "R1 R2 R3 K9 O13 B5 B6 J", "", opened=True, phase="discard")
+    view = _view(profile, "R1 R2 R3 K9 O13 B5 B6 J", "", opened=True, phase=Phase.DISCARD)
     assert make("value", profile).act(view) == Discard(tiles("O13", profile)[0])
     assert discard_order(view.rack, profile)[-1] == profile.tileset.joker
 
@@ -357,7 +397,7 @@ def test_search_cut_short_reports_out_of_budget(monkeypatch):
         assert isinstance(action, OutOfBudget) and action.best == Play(
             table("R1 R2 R3", budgeted), tiles("R1 R2 R3", budgeted)
         )
-        after = make(name, budgeted).act(dataclasses.replace(view, phase="after_draw"))
+        after = make(name, budgeted).act(dataclasses.replace(view, phase=Phase.AFTER_DRAW))
         assert isinstance(after, Play)  # the engine takes OutOfBudget only at the start
     unlimited = load_profile("standard")
     monkeypatch.setattr(search_module, "solve", _fake_solution(unlimited))

@@ -7,7 +7,8 @@ import pytest
 from helpers import ScriptBot, table, tiles, with_overrides
 
 from rummisim import load_profile, play_game
-from rummisim.engine import choose_first_player, deal, play_round, score_round
+from rummisim.api import play_round  # bot specs by name or built bots
+from rummisim.engine import choose_first_player, deal, score_round
 from rummisim.moves import Discard, Draw, OutOfBudget, Pass, Play
 from rummisim.schema import EndReason
 

@@ -29,7 +29,21 @@ def test_import_rummisim_loads_no_heavy_module():
 
 
 @pytest.mark.parametrize(
-    "module", ["tiles", "profile", "melds", "moves", "engine", "bots", "experiment", "cli"]
+    "module",
+    [
+        "tiles",
+        "profile",
+        "contract",
+        "rules",
+        "melds",
+        "moves",
+        "referee",
+        "engine",
+        "bots",
+        "api",
+        "experiment",
+        "cli",
+    ],
 )
 def test_core_modules_load_no_heavy_module(module):
     assert _heavy_after(f"import rummisim.{module}") == []
@@ -49,6 +63,7 @@ def test_every_exported_name_resolves_and_is_listed():
     for name in rummisim.__all__:
         assert getattr(rummisim, name) is not None, name
     assert set(rummisim.__all__) <= set(dir(rummisim))
-    assert rummisim.engine.play_game is rummisim.play_game  # submodules stay reachable as attributes
+    assert rummisim.api.play_game is rummisim.play_game  # submodules stay reachable as attributes
+    assert rummisim.contract.TurnView is rummisim.TurnView is rummisim.engine.TurnView
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         rummisim.no_such_name  # noqa: B018

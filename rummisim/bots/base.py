@@ -7,9 +7,9 @@ from typing import Any, ClassVar
 import numpy as np
 from pydantic import BaseModel, ValidationError
 
-from rummisim.engine import TurnView, legal_play
-from rummisim.moves import Action, Draw, Play
+from rummisim.contract import Action, Draw, Play, TurnView
 from rummisim.profile import RuleProfile
+from rummisim.referee import legal_play
 from rummisim.validation import StrictModel, describe_error
 
 

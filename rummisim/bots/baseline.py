@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rummisim.bots.base import Bot
 from rummisim.bots.candidates import rack_sets
-from rummisim.engine import TurnView
+from rummisim.contract import Action, Discard, Pass, Phase, Play, TurnView
 from rummisim.melds import Meld, extension_faces, make_meld, meld_opening_value
-from rummisim.moves import Action, Discard, Pass, Play, play_limit
+from rummisim.rules import play_limit
 
 SEARCH_NODES = 3000
 
@@ -29,12 +29,12 @@ class BaselineBot(Bot):
     name = "baseline"
 
     def act(self, view: TurnView) -> Action:
-        if view.phase == "discard":
+        if view.phase == Phase.DISCARD:
             return Discard(self.choose_discard(view.rack))
         play = self.plan(view)
         if play is not None:
             return play
-        return self.draw_unless_forced(view) if view.phase == "start" else Pass()
+        return self.draw_unless_forced(view) if view.phase == Phase.START else Pass()
 
     # ----- planning ---------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from rummisim.contract import Play
 from rummisim.melds import (
     MIN_NUMBERED_TILES,
     Meld,
@@ -21,7 +22,6 @@ from rummisim.melds import (
     meld_opening_value,
     set_catalogue,
 )
-from rummisim.moves import Play
 from rummisim.profile import RuleProfile
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from rummisim.bots.search import SearchBot
-from rummisim.engine import TurnView
+from rummisim.contract import Phase, TurnView
 from rummisim.profile import ProfileError, RuleProfile, profile_from_dict
 from rummisim.validation import StrictModel
 
@@ -66,7 +66,8 @@ class ConservativeBot(SearchBot):
 
     def choose(self, view: TurnView) -> Solution | None:
         chosen = self.hold_or_play(view)
-        if view.phase == "start" and self.profile.turn.must_play_if_able and not (chosen and chosen.is_play):
+        must_play = view.phase == Phase.START and self.profile.turn.must_play_if_able
+        if must_play and not (chosen and chosen.is_play):
             return self.least_held_play(view)
         return chosen
 

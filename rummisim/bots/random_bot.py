@@ -7,9 +7,9 @@ from collections import Counter
 
 from rummisim.bots.base import Bot
 from rummisim.bots.candidates import extension_plays, fits, opening_value, rack_sets
-from rummisim.engine import TurnView
+from rummisim.contract import Action, Discard, Draw, Pass, Phase, Play, TurnView
 from rummisim.melds import Meld
-from rummisim.moves import Action, Discard, Draw, Pass, Play, play_limit
+from rummisim.rules import play_limit
 
 
 class RandomBot(Bot):
@@ -38,12 +38,12 @@ class RandomBot(Bot):
 
     def act(self, view: TurnView) -> Action:
         rack = view.rack
-        if view.phase == "discard":
+        if view.phase == Phase.DISCARD:
             return Discard(rack[int(self.rng.integers(len(rack)))])
         options: list[Action] = list(self.plays(view))
         limit = play_limit(self.profile, len(rack))  # with a discard pile, a tile is kept to discard
         options = [o for o in options if len(o.played) <= limit]
-        if view.phase == "start":
+        if view.phase == Phase.START:
             if self.profile.turn.must_play_if_able and options:
                 return options[int(self.rng.integers(len(options)))]
             options.append(self.draw_unless_forced(view))

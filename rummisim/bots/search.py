@@ -36,9 +36,9 @@ from pydantic import BaseModel
 
 from rummisim.bots.base import Bot
 from rummisim.bots.candidates import discard_order, rack_sets
-from rummisim.engine import TurnView
-from rummisim.moves import Action, Discard, Draw, OutOfBudget, Pass, Play, play_limit
+from rummisim.contract import Action, Discard, Draw, OutOfBudget, Pass, Phase, Play, TurnView
 from rummisim.profile import RuleProfile
+from rummisim.rules import play_limit
 
 if TYPE_CHECKING:
     from rummisim.solver import Solution
@@ -76,19 +76,19 @@ class SearchBot(Bot):
     # ----- the turn -----------------------------------------------------------------------
 
     def act(self, view: TurnView) -> Action:
-        if view.phase == "discard":
+        if view.phase == Phase.DISCARD:
             return Discard(self.choose_discard(view))
-        if view.phase == "start":
+        if view.phase == Phase.START:
             self._planned_discard = None
             self._budget_left = self.profile.time_limit.search_budget
             self._out_of_budget = False
         solution = self.choose(view)
         play = Play(solution.table, solution.played) if solution is not None and solution.is_play else None
-        if self._out_of_budget and view.phase == "start":
+        if self._out_of_budget and view.phase == Phase.START:
             return OutOfBudget(best=play)
         if play is not None:
             return play
-        if view.phase != "start":
+        if view.phase != Phase.START:
             return Pass()
         forced = self.draw_unless_forced(view)
         if isinstance(forced, Play):
@@ -111,7 +111,7 @@ class SearchBot(Bot):
             return False
         rack = tuple(sorted((*view.rack, top)))
         if self.profile.turn.play_after_draw:
-            solution = self.choose(dataclasses.replace(view, rack=rack, phase="after_draw"))
+            solution = self.choose(dataclasses.replace(view, rack=rack, phase=Phase.AFTER_DRAW))
             self._planned_discard = None  # that was a look-ahead, not a plan
             return solution is not None and solution.is_play
         return any(top in meld.tiles for meld in rack_sets(rack, self.profile))

@@ -1,0 +1,164 @@
+"""The bot registry: bot names -> classes, and the one place bot specs are read.
+
+A bot spec is a name (``"greedy"``), the one text grammar ``NAME(key=value,...)``
+(``"conservative(min_play=2)"``, values read as YAML scalars), a mapping
+``{name: conservative, params: {min_play: 2}}`` or a ``BotSpec``. The CLI, the
+experiment loader, the runner and the tests all go through these functions:
+
+- ``register(cls)``: add a bot class (a ``Bot`` subclass with a ``name`` and a
+  ``Params`` model) under its name; usable as a class decorator.
+- ``validate_spec(spec) -> BotSpec``: the grammar, the name and the parameters,
+  checked without building a bot (no profile needed); ``BotError`` otherwise.
+- ``build_lineup(specs, profile, rngs)``: one bot per seat.
+- ``BotSpec`` is also a ``rummisim.contract.BotFactory``: hand specs to
+  ``rummisim.engine.play_game`` as ``[validate_spec(s) for s in specs]`` and the
+  engine builds each bot with the generator it spawned for the seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from rummisim.bots.base import Bot, BotError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from rummisim.profile import RuleProfile
+
+BOTS: dict[str, type[Bot]] = {}
+
+Spec = str | Mapping[str, Any]
+
+
+def register(cls: type[Bot], *, replace: bool = False) -> type[Bot]:
+    """Register a bot class under ``cls.name`` (``replace=True`` to override a name)."""
+    if not (isinstance(cls, type) and issubclass(cls, Bot)):
+        raise TypeError(f"a bot is a subclass of rummisim.bots.Bot, got {cls!r}")
+    if not replace and cls.name in BOTS and BOTS[cls.name] is not cls:
+        raise ValueError(f"bot name {cls.name!r} is already registered to {BOTS[cls.name].__name__}")
+    BOTS[cls.name] = cls
+    return cls
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A parsed bot spec: the registered ``name`` and the parameters as given (unvalidated
+    until ``validate_spec`` or a build). Calling it builds the bot (a ``BotFactory``)."""
+
+    name: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """A short label, also accepted by the grammar: ``conservative(min_play=2)``."""
+        if not self.params:
+            return self.name
+        inner = ",".join(f"{key}={_format_value(value)}" for key, value in sorted(self.params.items()))
+        return f"{self.name}({inner})"
+
+    def as_data(self) -> str | dict[str, Any]:
+        """The spec as plain data: the name, or ``{name: ..., params: {...}}``."""
+        return {"name": self.name, "params": dict(self.params)} if self.params else self.name
+
+    def bot_class(self) -> type[Bot]:
+        if self.name not in BOTS:
+            raise BotError(f"unknown bot {self.name!r}; available: {', '.join(sorted(BOTS))}")
+        return BOTS[self.name]
+
+    def __call__(self, profile: RuleProfile, rng: np.random.Generator) -> Bot:
+        cls = self.bot_class()
+        return cls(profile, rng, cls.validate_params(dict(self.params)))
+
+
+def parse_spec(spec: Spec | BotSpec) -> BotSpec:
+    """Read a bot spec (the grammar or a mapping) without checking the name or parameters."""
+    if isinstance(spec, BotSpec):
+        return spec
+    if isinstance(spec, str):
+        parsed = parse_bot_spec(spec)
+        return BotSpec(parsed) if isinstance(parsed, str) else BotSpec(parsed["name"], parsed["params"])
+    if isinstance(spec, Mapping):
+        unknown = set(spec) - {"name", "params"}
+        if unknown or "name" not in spec:
+            raise BotError(f"a bot spec needs 'name' and optional 'params', got keys {sorted(spec)}")
+        return BotSpec(spec["name"], spec.get("params") or {})
+    raise BotError(f"a bot spec is a name or a mapping, got {spec!r}")
+
+
+def validate_spec(spec: Spec | BotSpec) -> BotSpec:
+    """Check a bot spec's grammar, name and parameters; return it parsed, or raise ``BotError``."""
+    parsed = parse_spec(spec)
+    parsed.bot_class().validate_params(dict(parsed.params))
+    return parsed
+
+
+def build_lineup(
+    specs: Sequence[Spec | BotSpec], profile: RuleProfile, rngs: Sequence[np.random.Generator]
+) -> list[Bot]:
+    """One bot per seat, each with its own generator; ``BotError`` for a bad spec."""
+    return [validate_spec(spec)(profile, rng) for spec, rng in zip(specs, rngs, strict=True)]
+
+
+def make_bot(spec: Spec | BotSpec, profile: RuleProfile, rng: np.random.Generator) -> Bot:
+    """Build one bot from a spec; raise ``BotError`` if invalid."""
+    return parse_spec(spec)(profile, rng)
+
+
+def bot_name(spec: Spec | BotSpec) -> str:
+    """The registered name in a bot spec."""
+    return parse_spec(spec).name
+
+
+def bot_label(spec: Spec | BotSpec) -> str:
+    """A short label for a bot spec, also accepted by the grammar: ``conservative(min_play=2)``."""
+    return parse_spec(spec).label
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return str(value)
+
+
+def parse_bot_spec(text: str) -> str | dict[str, Any]:
+    """Parse ``greedy`` or ``conservative(min_play=2,keep_jokers=false)`` into a bot spec
+    (a name, or ``{name: ..., params: {...}}``).
+
+    Values are read as YAML scalars (``2`` an int, ``false`` a bool). Raises ``BotError``.
+    """
+    text = text.strip()
+    if "(" not in text:
+        if not text or ")" in text:
+            raise BotError(f"bad bot spec {text!r}: expected NAME or NAME(key=value,...)")
+        return text
+    name, _, rest = text.partition("(")
+    if not rest.endswith(")") or not name.strip():
+        raise BotError(f"bad bot spec {text!r}: expected NAME or NAME(key=value,...)")
+    params: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in rest[:-1].split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise BotError(f"bad bot spec {text!r}: parameter {item!r} is not key=value")
+        params[key.strip()] = yaml.safe_load(value.strip())
+    return {"name": name.strip(), "params": params}
+
+
+def split_bot_specs(text: str) -> list[str]:
+    """Split a comma-separated list of bot specs, keeping commas inside parentheses."""
+    parts, depth, current = [], 0, []
+    for char in text:
+        depth += (char == "(") - (char == ")")
+        if char == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current))
+    return [p.strip() for p in parts if p.strip()]

@@ -1,0 +1,129 @@
+"""The bot contract: what the engine shows a bot, and what a bot may answer.
+
+The engine and the bots both import this module and neither imports the other:
+
+- ``Phase``: the step of the turn a bot is asked in (``start``, ``after_draw``,
+  ``discard``); a ``StrEnum``, so ``view.phase == "start"`` still reads true.
+- ``TurnView``: the seat's own rack and the public information.
+- The actions: ``Play``, ``Draw``, ``Pass``, ``Discard``, ``OutOfBudget``.
+- ``Player``: anything with ``act(view) -> Action``; ``BotFactory``: a callable
+  ``(profile, rng) -> Player`` with a ``label``, which the engine calls with the
+  seat's own generator (the engine spawns every seed).
+
+Which action each phase accepts is the engine's business (``rummisim.engine``);
+the rules that decide whether a ``Play`` is legal live in ``rummisim.rules``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from rummisim.melds import Meld
+    from rummisim.profile import RuleProfile
+
+
+class Phase(StrEnum):
+    """The step of a turn at which a bot is asked to act."""
+
+    START = "start"  # play, draw (or take the top discard), or run out of search budget
+    AFTER_DRAW = "after_draw"  # ``turn.play_after_draw``: play or pass after drawing
+    DISCARD = "discard"  # discard-pile variant: the last step of a turn that discards
+
+
+# ----- actions -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Replace the table with ``table``, using the rack tiles ``played``."""
+
+    table: tuple[Meld, ...]
+    played: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw from the deck (``source='deck'``) or take the top discard (``'discard'``)."""
+
+    source: str = "deck"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """End the turn without playing (after drawing, or when the pool is empty)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Discard one rack tile (discard-pile variant, the last step of every turn)."""
+
+    tile: int
+
+
+@dataclass(frozen=True, slots=True)
+class OutOfBudget:
+    """The bot's search ran out of ``time_limit.search_budget``; ``best`` is its best play."""
+
+    best: Play | None = None
+
+
+Action = Play | Draw | Pass | Discard | OutOfBudget
+
+
+# ----- what a bot sees -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TurnView:
+    """What a bot sees when asked to act (its own rack, public information)."""
+
+    profile: RuleProfile
+    seat: int
+    phase: Phase
+    rack: tuple[int, ...]
+    table: tuple[Meld, ...]
+    opened: bool
+    opened_seats: tuple[bool, ...]
+    rack_sizes: tuple[int, ...]
+    pool_size: int
+    discard_top: int | None
+    turn: int
+
+
+# ----- who plays -------------------------------------------------------------------------
+
+
+@runtime_checkable
+class Player(Protocol):
+    """A seat's bot: answers each ``TurnView`` with an action."""
+
+    def act(self, view: TurnView) -> Action: ...
+
+
+@runtime_checkable
+class BotFactory(Protocol):
+    """Builds a seat's bot from the rules and the generator the engine spawned for the seat;
+    ``label`` names the seat in the game record (``rummisim.bots.BotSpec`` is one)."""
+
+    label: str
+
+    def __call__(self, profile: RuleProfile, rng: np.random.Generator) -> Player: ...
+
+
+__all__ = [
+    "Action",
+    "BotFactory",
+    "Discard",
+    "Draw",
+    "OutOfBudget",
+    "Pass",
+    "Phase",
+    "Play",
+    "Player",
+    "TurnView",
+]

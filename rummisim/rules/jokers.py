@@ -1,0 +1,260 @@
+"""Jokers: which faces make tiles a set, and which moves of table jokers are legal.
+
+``assign_jokers`` finds faces for the jokers among some tiles (a written set,
+``"R5 R6 J"``). ``joker_acceptable`` says which faces a table joker may keep and
+which rack tiles free it, and ``check_table_jokers`` (called by
+``rummisim.rules.moves.validate_move``) checks a whole move against the profile's
+``jokers`` rules:
+
+Under ``table_jokers: locked`` every joker that was on the table keeps standing
+for its tile (in a group that is not full, for its value in any missing colour
+when ``group_any_missing_colour``), unless a matching tile from the rack is
+played this turn, which frees it. Freeing needs the initial meld to be made, or
+happens in the opening turn itself where the opening may touch the table (004:
+"may add them immediately after coming out with the initial 40"; the opening
+sets must still reach the threshold from rack tiles alone), or
+``retrieve_before_initial_meld``. A freed joker must sit in a set holding at
+least two other tiles from the rack when ``reuse: two_rack_tiles``. With
+``take_from_joker_sets: false`` a set holding a joker that is not freed may only
+grow: all its tiles stay together. Jokers from the rack may go anywhere.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations, permutations, product
+
+from rummisim.profile import RuleProfile
+from rummisim.rules.errors import IllegalMove
+from rummisim.rules.sets import MIN_NUMBERED_TILES, Meld, is_valid_meld_parts, make_meld
+from rummisim.tiles import TileSet
+
+# ----- joker assignment ----------------------------------------------------------------
+
+
+def assign_jokers(tiles, profile: RuleProfile, pinned: dict[int, int] | None = None) -> Meld | None:
+    """Find faces for the jokers so that ``tiles`` form a valid set, or None.
+
+    ``tiles`` is in written order; a run written with a joker at a given place
+    (``"R5 R6 J"``) keeps that reading. ``pinned`` maps positions of jokers to
+    declared faces (``J(R7)``). Otherwise groups give jokers the missing colours in
+    colour order and runs take the highest-valued placement.
+    """
+    ts = profile.tileset
+    tiles = tuple(int(t) for t in tiles)
+    pinned = pinned or {}
+    shape = [pinned.get(i, t) for i, t in enumerate(tiles)]  # declared jokers act as their face
+    numbered = [t for t in tiles if t != ts.joker]
+    if len(numbered) < MIN_NUMBERED_TILES or len(tiles) - len(numbered) > profile.jokers.max_per_set:
+        return None
+    fixed = [f for f in shape if f != ts.joker]
+    free_slots = [i for i, f in enumerate(shape) if f == ts.joker]
+    n = len(tiles)
+    candidates: list[list[int]] = []
+    value = ts.value_of(fixed[0])
+    if all(ts.value_of(f) == value for f in fixed):
+        missing = [ts.code(c, value) for c in range(ts.colours) if ts.code(c, value) not in fixed]
+        if len(missing) >= len(free_slots):
+            faces = list(shape)
+            for slot, face in zip(free_slots, missing, strict=False):
+                faces[slot] = face
+            candidates.append(faces)
+    colour = ts.colour_of(fixed[0])
+    if all(ts.colour_of(f) == colour for f in fixed):
+        top = ts.values + (1 if profile.wrap else 0)
+        windows = []
+        for start in range(1, top - n + 2):
+            positions = list(range(start, start + n))
+            if ts.values + 1 in positions and 1 in positions:
+                continue
+            windows.append(positions)
+        written = _written_window(shape, ts, windows)
+        for positions in ([written] if written else []) + sorted(windows, key=lambda p: -p[0]):
+            faces = _fill_run(shape, positions, ts, colour)
+            if faces is not None:
+                candidates.append(faces)
+                break
+    for faces in candidates:
+        if is_valid_meld_parts(tiles, tuple(faces), profile):
+            return make_meld(tiles, faces, profile)
+    return None
+
+
+def _written_window(shape: list[int], ts: TileSet, windows: list[list[int]]) -> list[int] | None:
+    for positions in windows:
+        if all(
+            f == ts.joker or ((p - 1) % ts.values) + 1 == ts.value_of(f)
+            for f, p in zip(shape, positions, strict=True)
+        ):
+            return positions
+    return None
+
+
+def _fill_run(shape: list[int], positions: list[int], ts: TileSet, colour: int) -> list[int] | None:
+    wanted = [ts.code(colour, ((p - 1) % ts.values) + 1) for p in positions]
+    fixed = [f for f in shape if f != ts.joker]
+    remaining = list(wanted)
+    for f in fixed:
+        if f not in remaining:
+            return None
+        remaining.remove(f)
+    faces = list(shape)
+    for i, f in enumerate(faces):
+        if f == ts.joker:
+            faces[i] = remaining.pop(0)
+    return faces
+
+
+# ----- table jokers -------------------------------------------------------------------------------
+
+
+def joker_acceptable(profile: RuleProfile, meld: Meld, face: int) -> frozenset[int]:
+    """Faces a table joker may keep, and tiles that may free it."""
+    ts = profile.tileset
+    numbered = [t for t in meld.tiles if t != ts.joker]
+    value = ts.value_of(face)
+    is_group = all(ts.value_of(f) == value for f in meld.faces)
+    if is_group and profile.jokers.group_any_missing_colour:
+        present = {ts.colour_of(t) for t in numbered}
+        return frozenset(ts.code(c, value) for c in range(ts.colours) if c not in present)
+    return frozenset((face,))
+
+
+def check_table_jokers(profile, table, new_table, played_counts, *, allow_free: bool, accept=None) -> int:
+    """Raise ``IllegalMove('joker_rule', ...)`` unless some assignment of the physical
+    jokers to the new table's joker slots obeys the profile; return jokers freed. ``accept``
+    (an opening that may touch the table) must also hold for the assignment, given the new-table
+    sets that hold table jokers under it (else ``opening_below_threshold``)."""
+    ts = profile.tileset
+    joker = ts.joker
+    old = [
+        (i, face, joker_acceptable(profile, m, face))
+        for i, m in enumerate(table)
+        for t, face in zip(m.tiles, m.faces, strict=True)
+        if t == joker
+    ]
+    if not old:
+        return 0
+    locked = profile.jokers.table_jokers == "locked"
+    strict_sets = not profile.jokers.take_from_joker_sets
+    if not locked and not strict_sets and accept is None:
+        return 0
+    slots = [
+        (j, face)
+        for j, m in enumerate(new_table)
+        for t, face in zip(m.tiles, m.faces, strict=True)
+        if t == joker
+    ]
+    reasons: list[str] = []
+    opening_short = False
+    for mapping in permutations(range(len(slots)), len(old)):
+        if locked or strict_sets:
+            outcome = _try_mapping(
+                profile, table, new_table, played_counts, old, slots, mapping, locked, allow_free
+            )
+        else:
+            outcome = 0  # free table jokers move like tiles
+        if isinstance(outcome, int):
+            if accept is None or accept(frozenset(slots[m][0] for m in mapping)):
+                return outcome
+            opening_short = True
+            continue
+        reasons.append(outcome)
+    if opening_short:
+        raise IllegalMove(
+            "opening_below_threshold",
+            f"the initial meld needs {profile.initial_meld.threshold} from sets of rack tiles alone; "
+            "a set holding a table joker does not count",
+        )
+    priority = sorted(set(reasons), key=lambda r: _REASON_ORDER.index(r))
+    raise IllegalMove("joker_rule", priority[0] if priority else "table jokers are unaccounted for")
+
+
+_REASON_ORDER = [
+    "a set holding a joker may not be split or have tiles taken from it",
+    "joker retrieval is not allowed before the initial meld",
+    "a table joker may only change the tile it stands for when a matching rack tile replaces it",
+    "a retrieved joker must join a set with at least two other tiles from the rack",
+]
+
+
+def _try_mapping(profile, table, new_table, played_counts, old, slots, mapping, locked, allow_free):
+    """Whether this assignment of old jokers to slots is legal: 0+ (jokers freed) or a reason.
+
+    A joker whose new face is not acceptable must be freed. One that keeps an acceptable face
+    may still have been freed by a matching rack tile (what matters under strict joker sets,
+    where a freed joker no longer ties its old set together), so those are tried both ways.
+    """
+    must = [k for k, (_, _, ok) in enumerate(old) if locked and slots[mapping[k]][1] not in ok]
+    optional = []
+    if locked and allow_free and not profile.jokers.take_from_joker_sets:
+        optional = [
+            k for k, (_, _, ok) in enumerate(old) if k not in must and any(played_counts[c] for c in ok)
+        ]
+    reason = None
+    for size in range(len(optional) + 1):
+        for extra in combinations(optional, size):
+            outcome = _try_freed(profile, table, new_table, played_counts, old, slots, mapping, allow_free,
+                                 sorted(must + list(extra)))  # fmt: skip
+            if isinstance(outcome, int):
+                return outcome
+            reason = reason or outcome
+    return reason
+
+
+def _try_freed(profile, table, new_table, played_counts, old, slots, mapping, allow_free, freed):
+    ts = profile.tileset
+    if not profile.jokers.take_from_joker_sets:
+        freed_melds = Counter(old[k][0] for k in freed)
+        for i, meld in enumerate(table):
+            n_jokers = meld.joker_count(ts.joker)
+            if n_jokers == 0 or freed_melds[i] == n_jokers:
+                continue
+            hosts = {slots[mapping[k]][0] for k, (mi, _, _) in enumerate(old) if mi == i}
+            numbered = Counter(t for t in meld.tiles if t != ts.joker)
+            for host in hosts:
+                have = Counter(new_table[host].tiles)
+                if any(have[t] < c for t, c in numbered.items()):
+                    return _REASON_ORDER[0]
+    if not freed:
+        return 0
+    if not allow_free:
+        return _REASON_ORDER[1]
+    rack_jokers = set(range(len(slots))) - set(mapping)
+    for freeing in product(*(sorted(old[k][2]) for k in freed)):
+        use = Counter(freeing)
+        if any(played_counts[c] < cnt for c, cnt in use.items()):
+            continue
+        if profile.jokers.reuse == "any":
+            return len(freed)
+        supply = played_counts.copy()
+        for c, cnt in use.items():
+            supply[c] -= cnt
+        hosts = sorted({slots[mapping[k]][0] for k in freed})
+        if _hosts_have_rack_tiles(ts, new_table, hosts, supply, slots, rack_jokers):
+            return len(freed)
+    if not any(
+        all(played_counts[c] >= cnt for c, cnt in Counter(f).items())
+        for f in product(*(sorted(old[k][2]) for k in freed))
+    ):
+        return _REASON_ORDER[2]
+    return _REASON_ORDER[3]
+
+
+def _hosts_have_rack_tiles(ts, new_table, hosts, supply, slots, rack_jokers) -> bool:
+    """Hall's condition for 'each host set holds two tiles from the rack' (a small
+    transportation problem: rack tiles by code -> host sets, capacity = copies in the set)."""
+    caps = []
+    for h in hosts:
+        c = Counter(t for t in new_table[h].tiles if t != ts.joker)
+        c[ts.joker] = sum(1 for s in rack_jokers if slots[s][0] == h)
+        caps.append(c)
+    for size in range(1, len(hosts) + 1):
+        for subset in combinations(range(len(hosts)), size):
+            total = 0
+            codes = set().union(*(caps[i].keys() for i in subset))
+            for code in codes:
+                total += min(int(supply[code]), sum(caps[i][code] for i in subset))
+            if total < 2 * size:
+                return False
+    return True

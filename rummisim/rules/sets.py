@@ -1,0 +1,187 @@
+"""Set validity: what a run or a group is, and the ``Meld`` that holds a valid set.
+
+A ``Meld`` pairs the physical tiles of a set with the numbered tile each
+position stands for (``faces``): a joker's face is the tile it represents, a
+numbered tile's face is itself. Melds are normalised by ``make_meld`` (runs in
+run order, groups in colour order) so equal sets compare and hash equal.
+
+Rules decided here (RULES.md "open questions"):
+
+- A run holds each value at most once; with ``runs.wrap: high_low`` the 1 may
+  follow the top value (12-13-1) but a run never passes through it (13-1-2).
+- A group holds distinct colours, at most ``groups.max_size`` tiles.
+- Every joker stands for one definite tile, declared by the player (``J(R8)``);
+  a set holds at least one numbered tile and at most ``jokers.max_per_set``
+  jokers, so ``R7 J J`` is a set (a run or a group, as its faces say) under the
+  default of two (RULES.md "open questions").
+
+Finding faces for jokers is ``rummisim.rules.jokers``; notation for whole tables,
+rack values and the set catalogue are ``rummisim.melds``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rummisim.profile import RuleProfile
+from rummisim.tiles import TileSet
+
+MIN_NUMBERED_TILES = 1  # a set of jokers alone stands for nothing in particular
+
+
+def max_jokers_in_set(profile: RuleProfile, size: int) -> int:
+    """Most jokers a set of ``size`` tiles may hold under the profile."""
+    return max(0, min(profile.jokers.max_per_set, size - MIN_NUMBERED_TILES))
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A set on the table: physical tiles and the numbered tile each one stands for."""
+
+    tiles: tuple[int, ...]
+    faces: tuple[int, ...]
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    def joker_count(self, joker: int) -> int:
+        return sum(1 for t in self.tiles if t == joker)
+
+
+# ----- shape of a sequence of faces ----------------------------------------------------
+
+
+def _run_positions(faces: tuple[int, ...], ts: TileSet, wrap: bool) -> list[int] | None:
+    """Positions (1..values, or values+1 for a high 1) of a same-colour run, sorted; None if
+    the faces cannot be one run."""
+    colour = ts.colour_of(faces[0])
+    if any(ts.colour_of(f) != colour for f in faces):
+        return None
+    values = sorted(ts.value_of(f) for f in faces)
+    if len(set(values)) != len(values):
+        return None
+    n = len(values)
+    if values[-1] - values[0] == n - 1:
+        return values
+    if wrap and values[0] == 1:
+        high = values[1:] + [ts.values + 1]
+        if high[-1] - high[0] == n - 1:
+            return high
+    return None
+
+
+def face_kind(faces: tuple[int, ...], profile: RuleProfile) -> str | None:
+    """'run', 'group' or None for a multiset of faces (order does not matter)."""
+    ts = profile.tileset
+    n = len(faces)
+    if n == 0 or any(not 0 <= f < ts.joker for f in faces):
+        return None
+    value = ts.value_of(faces[0])
+    if all(ts.value_of(f) == value for f in faces):
+        colours = {ts.colour_of(f) for f in faces}
+        if len(colours) == n and profile.groups.min_size <= n <= profile.groups.max_size:
+            return "group"
+        return None
+    if profile.runs.min_length <= n <= ts.values and _run_positions(faces, ts, profile.wrap):
+        return "run"
+    return None
+
+
+def _sort_key_factory(faces: tuple[int, ...], kind: str, ts: TileSet, wrap: bool):
+    if kind == "group":
+        return ts.colour_of
+    positions = _run_positions(faces, ts, wrap)
+    high_one = positions is not None and positions[-1] == ts.values + 1
+    return lambda f: ts.value_of(f) + (ts.values if high_one and ts.value_of(f) == 1 else 0)
+
+
+def make_meld(tiles, faces, profile: RuleProfile) -> Meld:
+    """Build a normalised ``Meld`` (raises ``ValueError`` if it is not a valid set)."""
+    tiles, faces = tuple(int(t) for t in tiles), tuple(int(f) for f in faces)
+    if not is_valid_meld_parts(tiles, faces, profile):
+        ts = profile.tileset
+        raise ValueError(f"not a valid set: {format_meld_parts(tiles, faces, ts)}")
+    kind = face_kind(faces, profile)
+    key = _sort_key_factory(faces, kind, profile.tileset, profile.wrap)
+    order = sorted(range(len(tiles)), key=lambda i: key(faces[i]))
+    return Meld(tuple(tiles[i] for i in order), tuple(faces[i] for i in order))
+
+
+def is_valid_meld_parts(tiles: tuple[int, ...], faces: tuple[int, ...], profile: RuleProfile) -> bool:
+    ts = profile.tileset
+    if len(tiles) != len(faces):
+        return False
+    numbered = 0
+    for tile, face in zip(tiles, faces, strict=True):
+        if tile == ts.joker:
+            continue
+        if tile != face:
+            return False
+        numbered += 1
+    return (
+        numbered >= MIN_NUMBERED_TILES
+        and len(tiles) - numbered <= profile.jokers.max_per_set
+        and face_kind(faces, profile) is not None
+    )
+
+
+def is_valid_meld(meld: Meld, profile: RuleProfile) -> bool:
+    """True if the meld's tiles match its faces and the faces form a run or group."""
+    return _is_valid_meld_cached(meld, profile)
+
+
+@lru_cache(maxsize=200_000)
+def _is_valid_meld_cached(meld: Meld, profile: RuleProfile) -> bool:
+    return is_valid_meld_parts(meld.tiles, meld.faces, profile)
+
+
+@lru_cache(maxsize=100_000)
+def extension_faces(meld: Meld, profile: RuleProfile) -> tuple[int, ...]:
+    """Faces that could be added to ``meld`` as one more tile without breaking it
+    (the missing colours of a group, the tiles just below and above a run)."""
+    ts = profile.tileset
+    faces = meld.faces
+    kind = face_kind(faces, profile)
+    if len(faces) >= (profile.groups.max_size if kind == "group" else ts.values):
+        return ()
+    if kind == "group":
+        value = ts.value_of(faces[0])
+        present = {ts.colour_of(f) for f in faces}
+        return tuple(ts.code(c, value) for c in range(ts.colours) if c not in present)
+    positions = _run_positions(faces, ts, profile.wrap)
+    colour = ts.colour_of(faces[0])
+    top = ts.values + (1 if profile.wrap else 0)
+    out = []
+    if positions[0] > 1 and not (positions[0] == 2 and positions[-1] == ts.values + 1):
+        out.append(ts.code(colour, positions[0] - 1))
+    if positions[-1] < top and not (positions[-1] + 1 == ts.values + 1 and positions[0] == 1):
+        out.append(ts.code(colour, (positions[-1] % ts.values) + 1))
+    return tuple(dict.fromkeys(out))
+
+
+# ----- notation and value of one set ----------------------------------------------------
+
+
+def format_meld_parts(tiles, faces, ts: TileSet) -> str:
+    out = []
+    for tile, face in zip(tiles, faces, strict=False):
+        out.append(f"J({ts.format_tile(face)})" if tile == ts.joker else ts.format_tile(tile))
+    return " ".join(out)
+
+
+def format_meld(meld: Meld, ts: TileSet) -> str:
+    return format_meld_parts(meld.tiles, meld.faces, ts)
+
+
+def meld_opening_value(meld: Meld, profile: RuleProfile) -> int:
+    """The meld's worth toward the initial meld, with the profile's joker valuation."""
+    ts = profile.tileset
+    return sum(
+        profile.joker_opening_value(ts.value_of(f)) if t == ts.joker else ts.value_of(f)
+        for t, f in zip(meld.tiles, meld.faces, strict=True)
+    )
+
+
+def table_tiles(table) -> list[int]:
+    return [t for meld in table for t in meld.tiles]
