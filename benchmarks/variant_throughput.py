@@ -1,7 +1,7 @@
 """Rounds per second of the solver bots under every built-in profile, and which search answered
 their solver calls (a benchmark, not a test).
 
-    python benchmarks/variant_throughput.py [--games 8] [--repeats 3] [--profile NAME ...]
+    python benchmarks/variant_throughput.py [--games 16] [--repeats 3] [--profile NAME ...]
 
 Rows: four ``greedy`` bots under each built-in profile (or the ``--profile`` subset; ``standard``
 greedy always runs, it is the yardstick) and four ``beginner`` bots (``rearrange=False``
@@ -60,7 +60,7 @@ def count_solver_calls() -> Counter[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=8, help="seeded games per row and repeat")
+    parser.add_argument("--games", type=int, default=16, help="seeded games per row and repeat")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument(
         "--profile",
