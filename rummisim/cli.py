@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import numpy as np
 
@@ -38,7 +38,7 @@ class CliError(Exception):
 class _Parser(argparse.ArgumentParser):
     """argparse with the CLI's error style: one line on stderr, exit 2 (``--help`` shows usage)."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 

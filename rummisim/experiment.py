@@ -173,7 +173,7 @@ def _loc(loc: tuple) -> str:
     return out or "(top level)"
 
 
-def _describe(error: dict, source: str) -> str:
+def _describe(error: Mapping[str, Any], source: str) -> str:
     key = _loc(tuple(error["loc"]))
     return describe_error(error, source, key, _valid_keys(key))
 

@@ -59,7 +59,8 @@ def format_table(table, ts: TileSet) -> str:
 def parse_meld(text: str, profile: RuleProfile) -> Meld:
     """Parse one set (``"R5 R6 J"`` or ``"K5 O5 J(B5)"``); raise ``TileError`` if invalid."""
     ts = profile.tileset
-    tiles, pinned = [], {}
+    tiles: list[int] = []
+    pinned: dict[int, int] = {}
     for token in text.split():
         joker = split_joker_token(token, ts)
         if joker is not None:

@@ -58,6 +58,7 @@ class ConservativeBot(SearchBot):
 
     name = "conservative"
     Params = ConservativeParams
+    params: ConservativeParams  # validated by Params (``validate_params``)
     objective = "tiles"
 
     def __init__(self, profile: RuleProfile, rng: np.random.Generator, params: BaseModel):

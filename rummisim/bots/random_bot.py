@@ -40,9 +40,8 @@ class RandomBot(Bot):
         rack = view.rack
         if view.phase == Phase.DISCARD:
             return Discard(rack[int(self.rng.integers(len(rack)))])
-        options: list[Action] = list(self.plays(view))
         limit = play_limit(self.profile, len(rack))  # with a discard pile, a tile is kept to discard
-        options = [o for o in options if len(o.played) <= limit]
+        options: list[Action] = [p for p in self.plays(view) if len(p.played) <= limit]
         if view.phase == Phase.START:
             if self.profile.turn.must_play_if_able and options:
                 return options[int(self.rng.integers(len(options)))]

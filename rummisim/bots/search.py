@@ -156,8 +156,8 @@ class SearchBot(Bot):
         """One solver call, charged to the turn's search budget."""
         if not tiles:
             return None
-        limited = self._budget_left is not None
-        if limited and self._budget_left <= 0:
+        left = self._budget_left  # None: no budget
+        if left is not None and left <= 0:
             self._out_of_budget = True
             return None
         solution = solve(
@@ -167,10 +167,10 @@ class SearchBot(Bot):
             initial=not view.opened,
             objective=objective,
             rearrange=self.rearrange,
-            budget=self._budget_left,
+            budget=left,
         )
-        if limited:
-            self._budget_left -= max(solution.nodes, 1)
+        if left is not None:
+            self._budget_left = left - max(solution.nodes, 1)
             if not solution.proven:
                 self._out_of_budget = True
         return solution

@@ -70,9 +70,9 @@ def assign_jokers(tiles, profile: RuleProfile, pinned: dict[int, int] | None = N
             windows.append(positions)
         written = _written_window(shape, ts, windows)
         for positions in ([written] if written else []) + sorted(windows, key=lambda p: -p[0]):
-            faces = _fill_run(shape, positions, ts, colour)
-            if faces is not None:
-                candidates.append(faces)
+            filled = _fill_run(shape, positions, ts, colour)
+            if filled is not None:
+                candidates.append(filled)
                 break
     for faces in candidates:
         if is_valid_meld_parts(tiles, tuple(faces), profile):

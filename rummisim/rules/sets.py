@@ -103,6 +103,7 @@ def make_meld(tiles, faces, profile: RuleProfile) -> Meld:
         ts = profile.tileset
         raise ValueError(f"not a valid set: {format_meld_parts(tiles, faces, ts)}")
     kind = face_kind(faces, profile)
+    assert kind is not None  # a valid set is a run or a group
     key = _sort_key_factory(faces, kind, profile.tileset, profile.wrap)
     order = sorted(range(len(tiles)), key=lambda i: key(faces[i]))
     return Meld(tuple(tiles[i] for i in order), tuple(faces[i] for i in order))
@@ -150,6 +151,7 @@ def extension_faces(meld: Meld, profile: RuleProfile) -> tuple[int, ...]:
         present = {ts.colour_of(f) for f in faces}
         return tuple(ts.code(c, value) for c in range(ts.colours) if c not in present)
     positions = _run_positions(faces, ts, profile.wrap)
+    assert positions is not None  # a valid set that is not a group is a run
     colour = ts.colour_of(faces[0])
     top = ts.values + (1 if profile.wrap else 0)
     out = []
