@@ -26,14 +26,10 @@ SeatEntry = Player | BotFactory | str | Mapping[str, Any]
 
 
 def lineup(bots: Sequence[SeatEntry]) -> list[Player | BotFactory]:
-    """The seats as the engine takes them: bot specs read into ``BotSpec`` factories (the
-    name and parameters are checked when the engine builds the bot: ``BotError``)."""
-    return [entry if _is_seat(entry) else parse_spec(entry) for entry in bots]  # type: ignore[arg-type]
-
-
-def _is_seat(entry: object) -> bool:
-    """A built bot or a factory (``BotSpec`` is one), as opposed to a spec to read."""
-    return hasattr(entry, "act") or (callable(entry) and hasattr(entry, "label"))
+    """The seats as the engine takes them: bot specs (a name, the ``NAME(key=value)``
+    grammar or a mapping) read into ``BotSpec`` factories, whose name and parameters are
+    checked when the engine builds the bot (``BotError``); bots and factories unchanged."""
+    return [parse_spec(entry) if isinstance(entry, str | Mapping) else entry for entry in bots]
 
 
 def play_game(

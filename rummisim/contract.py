@@ -110,7 +110,8 @@ class BotFactory(Protocol):
     """Builds a seat's bot from the rules and the generator the engine spawned for the seat;
     ``label`` names the seat in the game record (``rummisim.bots.BotSpec`` is one)."""
 
-    label: str
+    @property
+    def label(self) -> str: ...
 
     def __call__(self, profile: RuleProfile, rng: np.random.Generator) -> Player: ...
 

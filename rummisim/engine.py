@@ -484,7 +484,7 @@ def seat_bots(profile: RuleProfile, bots: Sequence[Seat], bot_seeds) -> tuple[li
     names: list[str] = []
     for seat, (entry, bot_seed) in enumerate(zip(bots, bot_seeds, strict=True)):
         rng = np.random.default_rng(bot_seed)
-        if hasattr(entry, "act"):
+        if isinstance(entry, Player):  # anything with an act method
             built.append(entry)
             names.append(getattr(entry, "name", type(entry).__name__))
         elif callable(entry) and hasattr(entry, "label"):

@@ -152,7 +152,9 @@ def parse_bot_spec(text: str) -> str | dict[str, Any]:
 
 def split_bot_specs(text: str) -> list[str]:
     """Split a comma-separated list of bot specs, keeping commas inside parentheses."""
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
     for char in text:
         depth += (char == "(") - (char == ")")
         if char == "," and depth == 0:
