@@ -243,6 +243,7 @@ class _StrictLoader(yaml.SafeLoader):
         if self._depth > MAX_YAML_DEPTH:
             raise _YamlLimit(f"nested deeper than {MAX_YAML_DEPTH} levels")
         node = super().compose_node(parent, index)
+        assert node is not None  # called at a node event, never at the end of the stream
         self._depth -= 1
         children = node.value if isinstance(node.value, list) else []
         size = 1

@@ -230,8 +230,8 @@ def _try_freed(profile, table, new_table, played_counts, old, slots, mapping, al
         supply = played_counts.copy()
         for c, cnt in use.items():
             supply[c] -= cnt
-        hosts = sorted({slots[mapping[k]][0] for k in freed})
-        if _hosts_have_rack_tiles(ts, new_table, hosts, supply, slots, rack_jokers):
+        freed_hosts = sorted({slots[mapping[k]][0] for k in freed})
+        if _hosts_have_rack_tiles(ts, new_table, freed_hosts, supply, slots, rack_jokers):
             return len(freed)
     if not any(
         all(played_counts[c] >= cnt for c, cnt in Counter(f).items())
