@@ -552,9 +552,12 @@ def play_game(
         positive = [p + max(0, s) for p, s in zip(positive, record.scores, strict=True)]
         if match.end == "single_round":
             break
-        if match.end == "rounds" and len(rounds) >= match.rounds:
-            break
+        if match.end == "rounds":
+            assert match.rounds is not None  # the profile check: end: rounds sets rounds
+            if len(rounds) >= match.rounds:
+                break
         if match.end == "points":
+            assert match.target_points is not None  # the profile check: end: points sets target_points
             if max(counted(totals, positive, profile)) >= match.target_points:
                 break
             if len(rounds) >= match.max_rounds:
