@@ -157,7 +157,17 @@ def test_every_bot_plays_legal_games(profile_name, lineup):
     assert any(turn is not None for r in record.rounds for turn in r.opened_turn)
 
 
-def test_same_seed_same_record():
+@pytest.fixture
+def global_rngs():
+    """Python's and numpy's global generators, restored after a test that seeds them (no state
+    leaks into the tests that run after it in the same worker)."""
+    saved = random.getstate(), np.random.get_state()
+    yield
+    random.setstate(saved[0])
+    np.random.set_state(saved[1])
+
+
+def test_same_seed_same_record(global_rngs):
     profile = load_profile("ramino-discard")  # discard pile, play after drawing: every phase
     lineup = ["random", HOLDING]
     random.seed(1)
