@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Literal, NoReturn
 
 import numpy as np
 
@@ -278,7 +278,9 @@ def _cmd_solve(args: argparse.Namespace) -> None:
     if not rack:
         raise CliError("--rack: give at least one tile (a player with an empty rack has gone out)")
     _check_tile_counts(table_tiles(table), rack, profile)
-    solution = solve(rack, table, profile, initial=args.initial, objective=args.objective, budget=args.budget)
+    # no --budget: the profile's
+    budget: int | Literal["profile"] = "profile" if args.budget is None else args.budget
+    solution = solve(rack, table, profile, initial=args.initial, objective=args.objective, budget=budget)
     if args.json:
         print(json.dumps(solution_json(solution, profile)))
     else:

@@ -46,6 +46,7 @@ engine applies the profile's ``time_limit.on_timeout`` rule.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from rummisim.melds import Meld, format_table, parse_table, rack_penalty
 from rummisim.moves import IllegalMove, validate_move
@@ -78,7 +79,6 @@ class Solution:
     proven: bool
     nodes: int = 0
     method: str = "dp"  # what answered: one of METHODS
-
 
     @property
     def is_play(self) -> bool:
@@ -123,11 +123,11 @@ def solve(
     initial: bool = False,
     objective: str = "tiles",
     rearrange: bool = True,
-    budget: int | None = None,
+    budget: int | None | Literal["profile"] = "profile",
 ) -> Solution:
     """The best play (see the module docstring). ``rack`` and ``table`` may be codes and
     melds or text (``"R4 J B9"``, ``"R1 R2 R3 | K5 O5 B5"``). ``budget`` (default: the
-    profile's ``time_limit.search_budget``; ``None``: none) bounds the search units spent."""
+    profile's ``time_limit.search_budget``; ``None``: no budget) bounds the search units spent."""
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     if isinstance(rack, str):
@@ -135,7 +135,7 @@ def solve(
     if isinstance(table, str):
         table = parse_table(table, profile)
     rack, table = tuple(int(t) for t in rack), tuple(table)
-    if budget is None:
+    if budget == "profile":
         budget = profile.time_limit.search_budget
     if not rack:
         return Solution((), table, 0, 0, True, method="none")

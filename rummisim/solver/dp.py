@@ -133,6 +133,7 @@ from itertools import product
 import numba
 import numpy as np
 
+from rummisim.geometry import run_geometry
 from rummisim.melds import Meld, is_valid_meld_parts
 from rummisim.moves import IllegalMove, joker_acceptable, validate_move
 from rummisim.profile import RuleProfile, profile_from_dict
@@ -953,7 +954,8 @@ def _opening_value_bound(rack: tuple[int, ...], profile: RuleProfile, meter: Met
     if tab is None:
         return None
     tgrid, rgrid, wrapable, allow_group = _grids(np.zeros_like(rack_counts), rack_counts, profile)
-    gain = np.array([p % ts.values + 1 for p in range(tgrid.shape[0])], dtype=np.int64)
+    geo = run_geometry(profile)
+    gain = np.array([geo.value_at(p + 1) for p in range(tgrid.shape[0])], dtype=np.int64)
     best = _search(tab, tgrid, rgrid, gain, wrapable, allow_group, n_rj, [NO_BOUND], meter)
     if best < 0:
         return None
@@ -1237,7 +1239,7 @@ def _best(
     the rack's score) is added afterwards where a set has room. If they do not fit, the
     answer is ``None`` (the DP score assumed they would)."""
     ts = profile.tileset
-    V, C = ts.values, ts.colours
+    C = ts.colours
     joker = ts.joker
     real_counts = np.bincount(
         np.asarray([t for m in table for t in m.tiles], dtype=np.int64), minlength=ts.n_codes
@@ -1274,7 +1276,8 @@ def _best(
         return None
     tgrid, rgrid, wrapable, allow_group = _grids(table_counts, rack_counts, profile)
     n_pos = tgrid.shape[0]
-    gain = np.array([item_gain(p % V + 1, objective) for p in range(n_pos)], dtype=np.int64)
+    geo = run_geometry(profile)
+    gain = np.array([item_gain(geo.value_at(p + 1), objective) for p in range(n_pos)], dtype=np.int64)
     n_steps = n_pos * (C + 1)
     bounds = _bounds(rack_counts[:joker], profile, objective) if prune else [NO_BOUND]
     if floor is not None:
@@ -1320,7 +1323,7 @@ def _grids(table_counts: np.ndarray, rack_counts: np.ndarray, profile: RuleProfi
     at position V+1), the wrapping colours, and the positions where groups may form."""
     ts = profile.tileset
     V, C, joker = ts.values, ts.colours, ts.joker
-    n_pos = V + 1 if profile.wrap else V
+    n_pos = run_geometry(profile).top
     tgrid = np.zeros((n_pos, C), dtype=np.int64)
     rgrid = np.zeros((n_pos, C), dtype=np.int64)
     tgrid[:V] = table_counts[:joker].reshape(C, V).T

@@ -24,6 +24,7 @@ from itertools import combinations, product
 
 import numpy as np
 
+from rummisim.geometry import run_geometry
 from rummisim.melds import MIN_NUMBERED_TILES, Meld, make_meld
 from rummisim.profile import RuleProfile
 from rummisim.solver.common import HOST_RACK_ITEMS
@@ -164,11 +165,10 @@ def make_pins(sets, profile: RuleProfile) -> tuple[Pin, ...] | None:
         colour = ts.colour_of(faces[0])
         if any(ts.colour_of(f) != colour for f in faces):
             return None
-        positions = values  # 1-based; with wrap a high 1 (after 13) is V + 1
-        if positions != list(range(values[0], values[0] + len(values))):
-            positions = values[1:] + [ts.values + 1]
-            if not (profile.wrap and values[0] == 1 and positions[-1] - positions[0] == len(values) - 1):
-                return None
+        positions = run_geometry(profile).positions(faces)  # a high 1 (after 13) is V + 1
+        if positions is None:
+            return None
+        if positions != values:
             tiles, faces = tiles[1:] + tiles[:1], faces[1:] + faces[:1]  # in run order
         pins.append(Pin("run", colour, positions[0] - 1, positions[-1] - 1, tiles, faces, (), n_jokers))
     return tuple(pins)
@@ -355,6 +355,7 @@ def decode(chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int, 
     """Replay the chosen steps into runs and groups (lists of tiles and faces), or None."""
     ts = profile.tileset
     V, C, joker = ts.values, ts.colours, ts.joker
+    geo = run_geometry(profile)
     n_types = types.n
     open_runs: list[list[_Run]] = [[] for _ in range(C)]
     runs: list[tuple[list[int], list[int]]] = []
@@ -379,7 +380,7 @@ def decode(chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int, 
     kind_e = types.names.index("E") if "E" in types.names else -1
     k = 0
     for p in range(n_pos):
-        value = p % V + 1
+        value = geo.value_at(p + 1)
         group_tiles: list[int] = []
         for c in range(C):
             action = chain[k]
@@ -471,7 +472,7 @@ def decode(chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int, 
                 if position < 1:
                     return None
                 run.tiles.insert(0, joker)
-                run.faces.insert(0, ts.code(c, (position - 1) % V + 1))
+                run.faces.insert(0, geo.code_at(c, position))
             runs.append((run.tiles, run.faces))
     if in_flight:
         return None
@@ -530,7 +531,7 @@ def _add_spare_jokers(runs, groups, spare: int, profile: RuleProfile) -> bool:
     """Put ``spare`` jokers into sets with room (the end of a run, a missing colour of a
     group), each set keeping at most ``jokers.max_per_set`` jokers."""
     ts = profile.tileset
-    V = ts.values
+    geo = run_geometry(profile)
     cap = profile.jokers.max_per_set
     for tiles, faces in groups:
         present = {ts.colour_of(f) for f in faces}
@@ -547,16 +548,15 @@ def _add_spare_jokers(runs, groups, spare: int, profile: RuleProfile) -> bool:
         colour = ts.colour_of(faces[0])
         # positions of the run in order (a high 1 is V + 1)
         first = ts.value_of(faces[0])
-        while spare and len(tiles) < V and tiles.count(ts.joker) < cap:
+        while spare and tiles.count(ts.joker) < cap:
             last = first + len(tiles) - 1
-            top = V + 1 if profile.wrap and first > 1 else V
-            if last < top:
+            if geo.allowed(first, last + 1):
                 tiles.append(ts.joker)
-                faces.append(ts.code(colour, last % V + 1))
-            elif first > 1 and not (profile.wrap and last == V + 1 and first == 2):
+                faces.append(geo.code_at(colour, last + 1))
+            elif geo.allowed(first - 1, last):
                 first -= 1
                 tiles.insert(0, ts.joker)
-                faces.insert(0, ts.code(colour, first))
+                faces.insert(0, geo.code_at(colour, first))
             else:
                 break
             spare -= 1
@@ -681,9 +681,10 @@ def _enumerate_hosts(table_counts, rack_counts, profile: RuleProfile, freed: int
     n_rj = int(rack_counts[joker])
     jokers_options = (False, True) if n_rj else (False,)
     # runs, over positions 1..V (with wrap also V + 1, the high 1; never both 1s in one run)
-    n_pos = V + 1 if profile.wrap else V
+    geo = run_geometry(profile)
+    n_pos = geo.top
     for c in range(C):
-        code_at = [0] + [ts.code(c, (p - 1) % V + 1) for p in range(1, n_pos + 1)]
+        code_at = geo.codes(c)
         if sum(rack_counts[code] > 0 for code in code_at[1:]) + n_rj < HOST_RACK_ITEMS:
             continue  # the counted rack items of a run share its colour
         have = [False] + [bool(table_counts[code] + rack_counts[code]) for code in code_at[1:]]
@@ -705,7 +706,7 @@ def _enumerate_hosts(table_counts, rack_counts, profile: RuleProfile, freed: int
                     reach = 2
                     for lo in range(max(lo_min, a - V), a + 1):
                         for hi in range(max(b, lo + 2), min(hi_max, lo + V - 1) + 1):
-                            if lo == 1 and hi == V + 1:
+                            if not geo.allowed(lo, hi):
                                 continue
                             spots = [p for p in range(lo, hi + 1) if p not in holes]
                             codes = [code_at[p] for p in spots]

@@ -42,10 +42,10 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_array
 
+from rummisim.geometry import run_geometry
 from rummisim.melds import (
     MIN_NUMBERED_TILES,
     Meld,
-    _run_positions,
     face_kind,
     max_jokers_in_set,
     set_catalogue,
@@ -139,20 +139,18 @@ def _supersets(meld: Meld, profile: RuleProfile, avail: np.ndarray, rack_jokers:
                         )
                         out.append((faces, jm))
         return out
-    positions = _run_positions(meld.faces, ts, profile.wrap)
+    geo = run_geometry(profile)
+    positions = geo.positions(meld.faces)
     assert positions is not None  # a table meld that is not a group is a valid run
     colour = ts.colour_of(meld.faces[0])
-    top = ts.values + (1 if profile.wrap else 0)
 
     def face_at(p: int) -> int:
-        return ts.code(colour, ((p - 1) % ts.values) + 1)
+        return geo.code_at(colour, p)
 
     lo, hi = positions[0], positions[-1]
     for new_lo in range(lo, 0, -1):
-        for new_hi in range(hi, top + 1):
-            if (new_lo, new_hi) == (lo, hi):
-                continue
-            if new_hi - new_lo + 1 > ts.values or (new_lo == 1 and new_hi == ts.values + 1):
+        for new_hi in range(hi, geo.top + 1):
+            if (new_lo, new_hi) == (lo, hi) or not geo.allowed(new_lo, new_hi):
                 continue
             extra = [p for p in range(new_lo, new_hi + 1) if p < lo or p > hi]
             options = []

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
+from rummisim.geometry import run_geometry
 from rummisim.melds import MIN_NUMBERED_TILES, Meld, is_valid_meld, make_meld, meld_opening_value
 from rummisim.profile import RuleProfile
 from rummisim.solver.common import tile_gain
@@ -64,13 +65,13 @@ def rack_only_sets(rack: tuple[int, ...], profile: RuleProfile) -> list[RackSet]
                     out.append(RackSet(meld, tuple(sorted(tiles)), meld_opening_value(meld, profile)))
 
     # runs: positions 1..V, with wrap also V + 1 (the high 1); never 1 and V + 1 in one run
-    top = V + 1 if profile.wrap else V
+    geo = run_geometry(profile)
     for c in range(C):
-        code_at = [0] + [ts.code(c, (p - 1) % V + 1) for p in range(1, top + 1)]
-        for lo in range(1, top + 1):
+        code_at = geo.codes(c)
+        for lo in range(1, geo.top + 1):
             missing = 0
-            for hi in range(lo, min(top, lo + V - 1) + 1):
-                if lo == 1 and hi == V + 1:
+            for hi in range(lo, geo.top + 1):
+                if not geo.allowed(lo, hi):
                     break
                 missing += not have[code_at[hi]]
                 if missing > n_j:
