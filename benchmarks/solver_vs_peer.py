@@ -424,6 +424,20 @@ def run_hard(args, shared: RuleProfile, peer: Peer) -> tuple[Counter, int, int]:
         f"our slowest: {a[slow]:.1f} ms at hard position {slow} "
         f"({tables[slow]} table tiles, {racks[slow]} rack tiles)"
     )
+    print()
+    print(f"{'jokers':<20}{'n':>5}{'ours med':>10}{'ours p95':>10}{'peer med':>10}{'peer p95':>10}")
+    on_rack = np.array([joker in p.rack for p in positions])
+    on_table = np.array([any(joker in m.tiles for m in p.table) for p in positions])
+    for label, m in (
+        ("on the rack", on_rack),
+        ("on the table", on_table),
+        ("none", ~on_rack & ~on_table),
+    ):
+        if m.any():
+            print(
+                f"{label:<20}{int(m.sum()):>5}{np.median(a[m]):>10.2f}{np.percentile(a[m], 95):>10.2f}"
+                f"{np.median(b[m]):>10.2f}{np.percentile(b[m], 95):>10.2f}"
+            )
     causes, illegal = compare(rows, peer, shared, "hard position")
     return causes, illegal, missed
 
