@@ -18,6 +18,7 @@ from itertools import combinations
 
 import numpy as np
 
+from rummisim.geometry import run_geometry
 from rummisim.profile import RuleProfile
 from rummisim.rules.jokers import assign_jokers
 from rummisim.rules.sets import (
@@ -126,14 +127,13 @@ def set_catalogue(profile: RuleProfile) -> Catalogue:
     ts = profile.tileset
     faces: list[tuple[int, ...]] = []
     kinds: list[str] = []
-    top = ts.values + (1 if profile.wrap else 0)
+    geo = run_geometry(profile)
     for colour in range(ts.colours):
         for length in range(profile.runs.min_length, ts.values + 1):
-            for start in range(1, top - length + 2):
-                positions = range(start, start + length)
-                if 1 in positions and ts.values + 1 in positions:
+            for start in range(1, geo.top - length + 2):
+                if not geo.allowed(start, start + length - 1):
                     continue
-                faces.append(tuple(ts.code(colour, ((p - 1) % ts.values) + 1) for p in positions))
+                faces.append(tuple(geo.code_at(colour, p) for p in range(start, start + length)))
                 kinds.append("run")
     for value in range(1, ts.values + 1):
         for size in range(profile.groups.min_size, profile.groups.max_size + 1):

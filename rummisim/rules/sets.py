@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rummisim.geometry import RunGeometry, run_geometry
 from rummisim.profile import RuleProfile
 from rummisim.tiles import TileSet
 
@@ -54,21 +55,8 @@ class Meld:
 
 def _run_positions(faces: tuple[int, ...], ts: TileSet, wrap: bool) -> list[int] | None:
     """Positions (1..values, or values+1 for a high 1) of a same-colour run, sorted; None if
-    the faces cannot be one run."""
-    colour = ts.colour_of(faces[0])
-    if any(ts.colour_of(f) != colour for f in faces):
-        return None
-    values = sorted(ts.value_of(f) for f in faces)
-    if len(set(values)) != len(values):
-        return None
-    n = len(values)
-    if values[-1] - values[0] == n - 1:
-        return values
-    if wrap and values[0] == 1:
-        high = values[1:] + [ts.values + 1]
-        if high[-1] - high[0] == n - 1:
-            return high
-    return None
+    the faces cannot be one run (``geometry.RunGeometry.positions``)."""
+    return RunGeometry(ts, wrap).positions(faces)
 
 
 def face_kind(faces: tuple[int, ...], profile: RuleProfile) -> str | None:
@@ -150,15 +138,16 @@ def extension_faces(meld: Meld, profile: RuleProfile) -> tuple[int, ...]:
         value = ts.value_of(faces[0])
         present = {ts.colour_of(f) for f in faces}
         return tuple(ts.code(c, value) for c in range(ts.colours) if c not in present)
-    positions = _run_positions(faces, ts, profile.wrap)
+    geo = run_geometry(profile)
+    positions = geo.positions(faces)
     assert positions is not None  # a valid set that is not a group is a run
     colour = ts.colour_of(faces[0])
-    top = ts.values + (1 if profile.wrap else 0)
+    lo, hi = positions[0], positions[-1]
     out = []
-    if positions[0] > 1 and not (positions[0] == 2 and positions[-1] == ts.values + 1):
-        out.append(ts.code(colour, positions[0] - 1))
-    if positions[-1] < top and not (positions[-1] + 1 == ts.values + 1 and positions[0] == 1):
-        out.append(ts.code(colour, (positions[-1] % ts.values) + 1))
+    if geo.allowed(lo - 1, hi):
+        out.append(geo.code_at(colour, lo - 1))
+    if geo.allowed(lo, hi + 1):
+        out.append(geo.code_at(colour, hi + 1))
     return tuple(dict.fromkeys(out))
 
 
