@@ -24,10 +24,10 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations, permutations, product
 
+from rummisim.geometry import RunGeometry, run_geometry
 from rummisim.profile import RuleProfile
 from rummisim.rules.errors import IllegalMove
 from rummisim.rules.sets import MIN_NUMBERED_TILES, Meld, is_valid_meld_parts, make_meld
-from rummisim.tiles import TileSet
 
 # ----- joker assignment ----------------------------------------------------------------
 
@@ -61,16 +61,15 @@ def assign_jokers(tiles, profile: RuleProfile, pinned: dict[int, int] | None = N
             candidates.append(faces)
     colour = ts.colour_of(fixed[0])
     if all(ts.colour_of(f) == colour for f in fixed):
-        top = ts.values + (1 if profile.wrap else 0)
-        windows = []
-        for start in range(1, top - n + 2):
-            positions = list(range(start, start + n))
-            if ts.values + 1 in positions and 1 in positions:
-                continue
-            windows.append(positions)
-        written = _written_window(shape, ts, windows)
+        geo = run_geometry(profile)
+        windows = [
+            list(range(start, start + n))
+            for start in range(1, geo.top - n + 2)
+            if geo.allowed(start, start + n - 1)
+        ]
+        written = _written_window(shape, geo, windows)
         for positions in ([written] if written else []) + sorted(windows, key=lambda p: -p[0]):
-            filled = _fill_run(shape, positions, ts, colour)
+            filled = _fill_run(shape, positions, geo, colour)
             if filled is not None:
                 candidates.append(filled)
                 break
@@ -80,18 +79,19 @@ def assign_jokers(tiles, profile: RuleProfile, pinned: dict[int, int] | None = N
     return None
 
 
-def _written_window(shape: list[int], ts: TileSet, windows: list[list[int]]) -> list[int] | None:
+def _written_window(shape: list[int], geo: RunGeometry, windows: list[list[int]]) -> list[int] | None:
+    ts = geo.tileset
     for positions in windows:
         if all(
-            f == ts.joker or ((p - 1) % ts.values) + 1 == ts.value_of(f)
-            for f, p in zip(shape, positions, strict=True)
+            f == ts.joker or geo.value_at(p) == ts.value_of(f) for f, p in zip(shape, positions, strict=True)
         ):
             return positions
     return None
 
 
-def _fill_run(shape: list[int], positions: list[int], ts: TileSet, colour: int) -> list[int] | None:
-    wanted = [ts.code(colour, ((p - 1) % ts.values) + 1) for p in positions]
+def _fill_run(shape: list[int], positions: list[int], geo: RunGeometry, colour: int) -> list[int] | None:
+    ts = geo.tileset
+    wanted = [geo.code_at(colour, p) for p in positions]
     fixed = [f for f in shape if f != ts.joker]
     remaining = list(wanted)
     for f in fixed:
