@@ -137,7 +137,7 @@ from rummisim.geometry import run_geometry
 from rummisim.melds import Meld, is_valid_meld_parts
 from rummisim.moves import IllegalMove, joker_acceptable, validate_move
 from rummisim.profile import RuleProfile, profile_from_dict
-from rummisim.solver.common import TILE_WEIGHT, SearchResult, tile_gain
+from rummisim.solver.common import OBJECTIVES, TILE_WEIGHT, SearchResult, tile_gain
 from rummisim.solver.common import gain as item_gain
 from rummisim.solver.dp_decode import (
     G_AT,
@@ -665,16 +665,20 @@ def _scope_jokers(profile: RuleProfile) -> int:
 
 
 def encodable(profile: RuleProfile) -> bool:
-    """Whether the DP can encode this profile's tile set at all (open runs per colour and the
-    state key's bits); where it cannot, every move goes to the integer program."""
-    return _tables(profile, profile.tileset.copies, _scope_jokers(profile)) is not None
+    """The DP's one profile-level scope check, shared by every entry point: runs of at least
+    three tiles, and a tile set it can encode (open runs per colour and the state key's bits);
+    where it fails, every move goes to the integer program."""
+    return (
+        profile.runs.min_length == 3
+        and _tables(profile, profile.tileset.copies, _scope_jokers(profile)) is not None
+    )
 
 
 def supported(profile: RuleProfile, table: tuple[Meld, ...], *, pins: bool = False) -> bool:
     """Whether ``solve_dp`` handles turn-mode positions of this profile and table at all;
     without ``pins`` (the beam pass, openings that touch the table), only those that need no
     pinned sets: full rearrangement, and no strict joker sets on the table."""
-    if profile.runs.min_length != 3 or not encodable(profile):
+    if not encodable(profile):
         return False
     has_jokers = any(t == profile.tileset.joker for m in table for t in m.tiles)
     strict = has_jokers and not profile.jokers.take_from_joker_sets
@@ -685,7 +689,6 @@ def supported(profile: RuleProfile, table: tuple[Meld, ...], *, pins: bool = Fal
     return not (strict and profile.turn.rearrange and profile.jokers.table_jokers == "free")
 
 
-@lru_cache(maxsize=16)
 @lru_cache(maxsize=64)
 def without_rearrange(profile: RuleProfile) -> RuleProfile:
     """The profile with ``turn.rearrange: false`` (a ``rearrange=False`` search: every table
@@ -714,7 +717,7 @@ def solve_dp(
     ``SearchBudgetSpent``."""
     if not rearrange:
         profile = without_rearrange(profile)
-    if objective not in ("tiles", "value") or not supported(profile, table, pins=True):
+    if objective not in OBJECTIVES or not supported(profile, table, pins=True):
         return None
     rack = tuple(sorted(int(t) for t in rack))
     return _play(rack, tuple(table), profile, objective, meter or Meter())
@@ -782,11 +785,7 @@ def solve_dp_opening(
     it) bounds every opening, and is the answer when it meets the opening rules (for a table
     that may be touched: without freeing table jokers, see ``_cored_opening``); else
     ``_cored_opening`` settles it. ``solve`` checks the answer with ``validate_move``."""
-    if (
-        objective not in ("tiles", "value")
-        or profile.runs.min_length != 3
-        or _tables(profile, profile.tileset.copies, _scope_jokers(profile)) is None
-    ):
+    if objective not in OBJECTIVES or not encodable(profile):
         return None
     rack = tuple(sorted(int(t) for t in rack))
     table = tuple(table)
