@@ -154,13 +154,14 @@ def solve(
         else:
             result = solve_dp(rack, table, rules, objective=objective, meter=meter)
     except SearchBudgetSpent:
-        left = budget - meter.spent
+        assert budget is not None  # the meter runs out only under a budget
+        states = budget - meter.spent
         # the rest of the budget goes to one beam pass: a good play, not proven best (an
         # opening searches the rack alone, also where it may touch the table; a search that
         # pins table sets has none: the integer program gets the rest)
         rack_only = initial and not profile.initial_meld.may_touch_table  # (nothing to pin)
         beam_rules = profile if rack_only else rules
-        beam = solve_dp_beam(rack, table, beam_rules, initial=initial, objective=objective, states=left)
+        beam = solve_dp_beam(rack, table, beam_rules, initial=initial, objective=objective, states=states)
         if beam is not None:
             if beam.played and not _is_legal(rules, table, rack, beam, opened=opened):
                 beam = none

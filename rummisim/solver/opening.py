@@ -22,6 +22,7 @@ for openings that may also rearrange the table (``solve_dp_opening``). Pure; no 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -50,7 +51,7 @@ def rack_only_sets(rack: tuple[int, ...], profile: RuleProfile) -> list[RackSet]
     n_j = min(have[joker], profile.jokers.max_per_set)
     out: list[RackSet] = []
 
-    def add(faces: list[int]) -> None:
+    def add(faces: Sequence[int]) -> None:
         present = [i for i, f in enumerate(faces) if have[f]]
         missing = len(faces) - len(present)
         if missing > n_j or len(present) < MIN_NUMBERED_TILES:
