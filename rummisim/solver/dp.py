@@ -1067,10 +1067,13 @@ def _strict_pins(table: tuple[Meld, ...], choice, profile: RuleProfile):
 
 
 def _legal(profile, table, full_rack, found: _Found) -> bool:
+    """Whether a play the DP found keeps the table's joker rules. A play of the whole rack
+    under a discard pile counts as legal here: the keep-back is ``_best_play``'s job (it then
+    searches the rack less one tile), not a reason to look for other joker hosts."""
     try:
         validate_move(profile, table, full_rack, found[1], found[2], opened=True)
-    except IllegalMove:
-        return False
+    except IllegalMove as illegal:
+        return illegal.rule == "must_keep_discard"
     return True
 
 
