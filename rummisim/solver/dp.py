@@ -1022,6 +1022,8 @@ def _solve_rack(
         settled = _settle(results, rack, full_rack, table, profile, objective, prune, host_cap, meter, floor)
         if settled is not None:
             return settled
+        if host_cap[0] < 0 or host_cap[1] < 0:
+            return None  # the host search ran past its limits: a full pass would too
     return None
 
 
@@ -1117,7 +1119,7 @@ def _settle(
 
 # DP runs around sets holding freed jokers, and states over them, past which the MILP answers
 MAX_HOST_SOLVES = 400
-MAX_HOST_STATES = 1 << 20
+MAX_HOST_STATES = 1 << 18
 
 
 def _hosted(
@@ -1146,6 +1148,7 @@ def _hosted(
         shared = freed_joker_hosts(table_counts, rack_counts, profile, freed=shared_by, limit=limit)
         hosts = None if shared is None else hosts + shared
     if hosts is None or len(hosts) > host_cap[0]:
+        host_cap[0] = -1  # past the limits: ``_solve_rack`` gives up at once
         return None
     top = sum(tile_gain(profile, t, objective) for t in rack)
     best: _Found = (NO_BOUND, table, ())
