@@ -12,8 +12,7 @@ ten Hypothesis sweeps, one per axis group (``@settings(max_examples=N, derandomi
 every run sees the same positions and a failure shrinks), sweeps of positions recorded from seeded
 games of the solver bots, and 40 seeded positions per DP-scope case. Which method answered
 (``Solution.method``) is counted per axis and mode and printed at the end of the module
-(``pytest -s``), with the number of distinct positions. The known issues (``KNOWN_CASES``: a
-disagreement whose cause is pinned by a strict xfail test) are counted and printed, not failed.
+(``pytest -s``), with the number of distinct positions.
 
 ``test_dp_answers_in_its_scope`` pins which axes the dynamic program answers itself; the axes
 colleagues are moving into the DP are listed in ``DP_PENDING`` (expected failures that XPASS once
@@ -66,22 +65,16 @@ def method_mix():
         return
     print("\n\nsolve() vs the MILP: positions answered per method, by axis / mode")
     print(
-        f"{'axis / mode':<52}{'positions':>10}{'dp':>7}{'beam':>6}{'milp':>7}{'none':>6}{'dp share':>10}{'known':>7}"
+        f"{'axis / mode':<52}{'positions':>10}{'dp':>7}{'beam':>6}{'milp':>7}{'none':>6}{'dp share':>10}"
     )
     for key in sorted(METHODS):
         c = METHODS[key]
         n = c["positions"]
         searched = n - c["none"]
         share = f"{c['dp'] / searched:.0%}" if searched else "-"
-        issues = c[OPENING_DOUBLE_COUNT]
-        print(f"{key:<52}{n:>10}{c['dp']:>7}{c['beam']:>6}{c['milp']:>7}{c['none']:>6}{share:>10}{issues:>7}")
+        print(f"{key:<52}{n:>10}{c['dp']:>7}{c['beam']:>6}{c['milp']:>7}{c['none']:>6}{share:>10}")
     total = sum(c["positions"] for c in METHODS.values())
     print(f"{'total':<52}{total:>10}   ({len(DISTINCT)} distinct positions)")
-    for issue, cases in sorted(KNOWN_CASES.items()):
-        print(f"\n{'!' * 100}\nKNOWN ISSUE, {len(cases)} position(s): {issue}")
-        for line in cases[:20]:
-            print(f"  {line}")
-        print("!" * 100)
 
 
 def score(profile, played, objective: str) -> tuple[int, int]:
@@ -133,8 +126,7 @@ def reference(pos: Position):
 
 
 def check(pos: Position, axis: str) -> str:
-    """``solve`` is legal, proven and as good as the MILP at ``pos``; returns its method. A
-    disagreement that matches a known issue (``KNOWN_CASES``) is counted and printed, not failed."""
+    """``solve`` is legal, proven and as good as the MILP at ``pos``; returns its method."""
     profile = pos.profile
     got = solve(
         pos.rack,
@@ -150,18 +142,14 @@ def check(pos: Position, axis: str) -> str:
     DISTINCT.add(pos.describe())
     counts[got.method] += 1
     assert got.proven, f"not proven ({got.method}) at {pos.describe()}"
-    checked = None
     if got.played:
-        checked = check_legal(pos, got.table, got.played, f"solve ({got.method})")
+        check_legal(pos, got.table, got.played, f"solve ({got.method})")
     else:
         assert Counter(got.table) == Counter(pos.table), f"no play, yet the table changed at {pos.describe()}"
     ref = reference(pos)
     ours, theirs = score(profile, got.played, pos.objective), score(profile, ref.played, pos.objective)
     what = f"ours {ours} by {got.method}, MILP {theirs}: {pos.describe()}"
-    if ours > theirs and opening_double_counts(pos, checked):
-        known(counts, OPENING_DOUBLE_COUNT, what)
-    else:
-        assert ours == theirs, f"DISAGREEMENT ({pos.objective}: {what})"
+    assert ours == theirs, f"DISAGREEMENT ({pos.objective}: {what})"
     return got.method
 
 
@@ -281,35 +269,9 @@ def test_found_positions_agree(variant, table, rack, initial, objective, rearran
     check(Position(variant, profile, rack, table, initial, objective, rearrange, "found"), "found")
 
 
-# ----- known issues: counted and printed loudly, each pinned by a strict xfail test ---------------
-
-OPENING_DOUBLE_COUNT = "validate_move: opening counts a rack tile twice"
-KNOWN_CASES: dict[str, list[str]] = defaultdict(list)
+# ----- openings that count a played tile twice -----------------------------------------------
 
 
-def known(counts: Counter, issue: str, what: str) -> None:
-    counts[issue] += 1
-    KNOWN_CASES[issue].append(what)
-
-
-def opening_double_counts(pos: Position, checked) -> bool:
-    """An opening that touches the table and frees table jokers, better than the MILP's:
-    ``validate_move`` checks the rack-only opening sets and the freed jokers' hosts apart, by
-    tile codes, so one played tile can count in both (or a table tile as a rack tile); the DP
-    found such plays (before 3f4a04b) and the MILP, which accounts for each physical tile, did
-    not. Pinned by ``test_opening_may_not_count_a_rack_tile_twice``."""
-    return (
-        pos.initial
-        and pos.profile.initial_meld.may_touch_table
-        and checked is not None
-        and checked.jokers_freed > 0
-    )
-
-
-OPENING_DOUBLE_COUNT_BUG = pytest.mark.xfail(strict=True, reason=OPENING_DOUBLE_COUNT)
-
-
-@OPENING_DOUBLE_COUNT_BUG
 @pytest.mark.parametrize(
     ("variant", "table", "rack", "new_table"),
     [
@@ -334,9 +296,10 @@ OPENING_DOUBLE_COUNT_BUG = pytest.mark.xfail(strict=True, reason=OPENING_DOUBLE_
     ],
 )
 def test_opening_may_not_count_a_rack_tile_twice(variant, table, rack, new_table):
-    """Found by the sweeps (opening axis, built-in polish-40). Where the opening may touch the
-    table, its sets count only rack tiles and a freed joker needs two other rack tiles beside
-    it; no assignment of the physical tiles satisfies both here, so the move is illegal."""
+    """Found by the sweeps (opening axis, built-in polish-40; the DP played these before 3f4a04b
+    and ``validate_move`` took them). Where the opening may touch the table, its sets count
+    only rack tiles and a freed joker needs two other rack tiles beside it; one played tile
+    counts once, and no assignment of the physical tiles satisfies both here."""
     profile = variant_profile(variant)
     old, played = parse_table(table, profile), parse_tiles(rack, profile)
     with pytest.raises(IllegalMove):

@@ -22,7 +22,10 @@ grow: all its tiles stay together. Jokers from the rack may go anywhere.
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from itertools import combinations, permutations, product
+
+import numpy as np
 
 from rummisim.geometry import RunGeometry, run_geometry
 from rummisim.profile import RuleProfile
@@ -148,15 +151,18 @@ def check_table_jokers(profile, table, new_table, played_counts, *, allow_free: 
     reasons: list[str] = []
     opening_short = False
     for mapping in permutations(range(len(slots)), len(old)):
+        opening = None
+        if accept is not None:
+            opening = partial(accept, frozenset(slots[m][0] for m in mapping))
         if locked or strict_sets:
             outcome = _try_mapping(
-                profile, table, new_table, played_counts, old, slots, mapping, locked, allow_free
+                profile, table, new_table, played_counts, old, slots, mapping, locked, allow_free, opening
             )
         else:
-            outcome = 0  # free table jokers move like tiles
+            outcome = 0 if opening is None or opening() else OPENING_SHORT  # free jokers move like tiles
         if isinstance(outcome, int):
-            if accept is None or accept(frozenset(slots[m][0] for m in mapping)):
-                return outcome
+            return outcome
+        if outcome == OPENING_SHORT:
             opening_short = True
             continue
         reasons.append(outcome)
@@ -178,7 +184,12 @@ _REASON_ORDER = [
 ]
 
 
-def _try_mapping(profile, table, new_table, played_counts, old, slots, mapping, locked, allow_free):
+OPENING_SHORT = "the opening sets fall short once each played tile counts once"
+
+
+def _try_mapping(
+    profile, table, new_table, played_counts, old, slots, mapping, locked, allow_free, opening=None
+):
     """Whether this assignment of old jokers to slots is legal: 0+ (jokers freed) or a reason.
 
     A joker whose new face is not acceptable must be freed. One that keeps an acceptable face
@@ -195,14 +206,20 @@ def _try_mapping(profile, table, new_table, played_counts, old, slots, mapping, 
     for size in range(len(optional) + 1):
         for extra in combinations(optional, size):
             outcome = _try_freed(profile, table, new_table, played_counts, old, slots, mapping, allow_free,
-                                 sorted(must + list(extra)))  # fmt: skip
+                                 sorted(must + list(extra)), opening)  # fmt: skip
             if isinstance(outcome, int):
                 return outcome
-            reason = reason or outcome
+            if reason is None or reason == OPENING_SHORT:
+                reason = outcome
     return reason
 
 
-def _try_freed(profile, table, new_table, played_counts, old, slots, mapping, allow_free, freed):
+def _try_freed(
+    profile, table, new_table, played_counts, old, slots, mapping, allow_free, freed, opening=None
+):
+    """0+ (jokers freed) when this mapping with ``freed`` jokers retrieved is legal, else a reason.
+    ``opening`` (an opening that may touch the table) is called with ``spare(used)``: the
+    opening sets may only use played tiles that neither free a joker nor stand beside one."""
     ts = profile.tileset
     if not profile.jokers.take_from_joker_sets:
         freed_melds = Counter(old[k][0] for k in freed)
@@ -217,28 +234,48 @@ def _try_freed(profile, table, new_table, played_counts, old, slots, mapping, al
                 if any(have[t] < c for t, c in numbered.items()):
                     return _REASON_ORDER[0]
     if not freed:
-        return 0
+        return 0 if opening is None or opening() else OPENING_SHORT
     if not allow_free:
         return _REASON_ORDER[1]
     rack_jokers = set(range(len(slots))) - set(mapping)
+    short = False
     for freeing in product(*(sorted(old[k][2]) for k in freed)):
         use = Counter(freeing)
         if any(played_counts[c] < cnt for c, cnt in use.items()):
             continue
-        if profile.jokers.reuse == "any":
-            return len(freed)
         supply = played_counts.copy()
         for c, cnt in use.items():
             supply[c] -= cnt
         freed_hosts = sorted({slots[mapping[k]][0] for k in freed})
-        if _hosts_have_rack_tiles(ts, new_table, freed_hosts, supply, slots, rack_jokers):
+        if profile.jokers.reuse == "any":
+            fits = partial(_spare_supply, supply)
+        else:
+            fits = partial(_spare_hosts, ts, new_table, freed_hosts, supply, slots, rack_jokers)
+        if not fits(np.zeros_like(supply)):
+            continue
+        if opening is None or opening(fits):
             return len(freed)
+        short = True
+    if short:
+        return OPENING_SHORT
     if not any(
         all(played_counts[c] >= cnt for c, cnt in Counter(f).items())
         for f in product(*(sorted(old[k][2]) for k in freed))
     ):
         return _REASON_ORDER[2]
     return _REASON_ORDER[3]
+
+
+def _spare_supply(supply, used) -> bool:
+    """The played tiles ``used`` elsewhere leave the freeing tiles (``supply`` is what is left
+    after them)."""
+    return bool(np.all(supply - used >= 0))
+
+
+def _spare_hosts(ts, new_table, hosts, supply, slots, rack_jokers, used) -> bool:
+    """As ``_spare_supply``, and the retrieved jokers' sets still get two rack tiles each."""
+    left = supply - used
+    return bool(np.all(left >= 0)) and _hosts_have_rack_tiles(ts, new_table, hosts, left, slots, rack_jokers)
 
 
 def _hosts_have_rack_tiles(ts, new_table, hosts, supply, slots, rack_jokers) -> bool:

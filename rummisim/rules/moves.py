@@ -164,10 +164,13 @@ class _OpeningUnderJokers:
         self.played_counts = played_counts
         self.value: int | None = None
 
-    def __call__(self, holding_table_jokers: frozenset[int]) -> bool:
+    def __call__(self, holding_table_jokers: frozenset[int], spare=None) -> bool:
+        """``spare(used)``: whether the played tiles left after the opening sets ``used`` still
+        free the retrieved jokers and give their sets two rack tiles each (one played tile
+        counts once: in an opening set or beside a retrieved joker, not both)."""
         single = self.profile.initial_meld.sets == "single"
         melds = [m for j, m in enumerate(self.new_table) if j not in holding_table_jokers]
-        value = _best_rack_only_value(self.profile, melds, self.played_counts, single)
+        value = _best_rack_only_value(self.profile, melds, self.played_counts, single, spare)
         if value < self.profile.initial_meld.threshold:
             return False
         self.value = value
@@ -211,13 +214,14 @@ def _check_opening(profile, table, new_table, played_counts) -> int:
     return value
 
 
-def _best_rack_only_value(profile, new_table, played_counts, single: bool) -> int:
+def _best_rack_only_value(profile, new_table, played_counts, single: bool, spare=None) -> int:
     """Most opening value of new sets built from played tiles alone (when the opening
-    turn may also touch the table, only such sets count toward the threshold)."""
+    turn may also touch the table, only such sets count toward the threshold); with
+    ``spare``, only sets whose tiles leave ``spare(used counts)`` true."""
     candidates = []
     for meld in new_table:
         c = profile.tileset.counts(meld.tiles)
-        if np.all(c <= played_counts):
+        if np.all(c <= played_counts) and (spare is None or spare(c)):
             candidates.append((meld_opening_value(meld, profile), c))
     if single or not candidates:
         return max((v for v, _ in candidates), default=0)
@@ -227,7 +231,8 @@ def _best_rack_only_value(profile, new_table, played_counts, single: bool) -> in
 
     def search(i: int, left: np.ndarray, total: int) -> None:
         nonlocal best
-        best = max(best, total)
+        if total > best and (spare is None or spare(played_counts - left)):
+            best = total
         budget[0] -= 1
         if i == len(candidates) or budget[0] <= 0:
             return
