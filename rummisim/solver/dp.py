@@ -846,22 +846,26 @@ def _cored_opening(rack, base, profile, objective, meter) -> _Found | None:
     ``best(rack)``. The play of the rest is only
     looked for above the best opening so far (the DP prunes below that floor). ``None``
     when a search is outside the DP's scope or there are more than ``MAX_CORES`` cores."""
+    full = None
+    if not base:  # on the empty table the best play is cheap, and usually the answer
+        full = _best_play(rack, base, profile, objective, meter)
+        if full is None or not full[2]:
+            return full  # None: outside the DP's scope; no play at all: no opening either
+        if _opens_alone(profile, base, rack, full):
+            return full
     try:
         cores = opening_cores(rack, profile, limit=MAX_CORES, nodes=MAX_CORE_NODES)
     except TooManyCores:
         return None
     if not cores:
         return 0, base, ()
-    full = None
-    if len(cores) > FEW_CORES or not base:  # (on the empty table it is cheap)
+    if full is None and len(cores) > FEW_CORES:
         full = _best_play(rack, base, profile, objective, meter)
-        if full is None:
-            return None
-        if not full[2]:
-            return full  # no play at all: no opening either
-        check = _opening_check(profile, base, rack, full)
-        if check is not None and check.jokers_freed == 0:
+        if full is None or not full[2]:
             return full
+        if _opens_alone(profile, base, rack, full):
+            return full
+    if full is not None:
         laid: dict[Meld, int] = {}
         for meld in full[1]:
             laid[meld] = laid.get(meld, 0) + 1
@@ -894,6 +898,13 @@ def _cored_opening(rack, base, profile, objective, meter) -> _Found | None:
             continue
         best = (score, sub[1] + tuple(s.meld for s in core), tuple(sorted(used + list(sub[2]))))
     return best
+
+
+def _opens_alone(profile, base, rack, full: _Found) -> bool:
+    """Whether the best play of the whole rack is itself an opening that frees no table joker
+    (then no rack tile does two jobs, and it bounds every opening)."""
+    check = _opening_check(profile, base, rack, full)
+    return check is not None and check.jokers_freed == 0
 
 
 def _opening_check(profile, base, rack, found: _Found):
@@ -1438,10 +1449,11 @@ def _passes(tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: i
     passes = [(bound, beam, step_cap) for bound in bounds]
     on_rack = rgrid > 0
     least = gain[np.nonzero(on_rack)[0]].min() if on_rack.any() else 0
-    if not beam and bounds and least and bounds[0] > step_gain.sum() - least:
+    if not beam and n_jokers and bounds and least and bounds[0] > step_gain.sum() - least:
         # the first floor asks for every rack tile: a final state that reaches it is the optimum,
         # so a narrow beam pass (keeping only states that still place every rack tile) settles
         # it whenever it finds one, at a fraction of the exact pass on big tables with jokers
+        # (without jokers to place the exact pass is cheap: the probe would only add a pass)
         passes.insert(0, (bounds[0], PROBE_BEAM, PROBE_BEAM * PROBE_CAP))
     for bound, beam, step_cap in passes:
         best, buf.stamp, created = _kernel(

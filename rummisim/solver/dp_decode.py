@@ -387,8 +387,8 @@ def decode(chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int, 
             k += 1
             starts, in_groups = (action >> STARTS_AT) & 7, (action >> G_AT) & 15
             used = (action >> X_AT) & 15
-            starting = pin_start.get((p, c), [])
-            ending = in_flight.pop((p, c), [])
+            starting = pin_start.get((p, c), []) if pins else []
+            ending = in_flight.pop((p, c), []) if pins else []
             if not (open_runs[c] or starts or in_groups or used or starting or ending):
                 continue  # no run of this colour open, none starts, no tile used, no pin
             face = ts.code(c, value)
@@ -423,6 +423,11 @@ def decode(chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int, 
                     else:
                         runs.append((run.tiles, run.faces))
             still.extend(_Run(TYPE_A, p + 1, [face], [face]) for _ in range(starts))
+            if not pins:  # (the common case: nothing pinned to join, end or take tiles)
+                if used != by_tile + starts + in_groups:
+                    return None
+                open_runs[c] = still
+                continue
             if len(joined) > len(starting) or (starting and kind_e < 0):
                 return None
             # each joined run to a pin it may join (runs of two items first: with wrap some
