@@ -129,6 +129,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
+from typing import Any
 
 import numba
 import numpy as np
@@ -145,6 +146,7 @@ from rummisim.solver.dp_decode import (
     TYPE_A,
     X_AT,
     Host,
+    PinGrids,
     RunTypes,
     build_table,
     colour_moves,
@@ -238,11 +240,11 @@ def _tables(profile: RuleProfile, copies: int, n_jokers: int) -> _Tables | None:
         for u in range(copies + 1):
             move_start[s, u] = len(rows)
             block = []
-            for new, jokers, tiles, bits, merge_closed in treatments:
+            for moved, jokers, tiles, bits, merge_closed in treatments:
                 starts = u - tiles
                 if starts < 0 or jokers > n_jokers or (starts and merge_closed):
                     continue  # extending the closing run is never worse than a new one
-                new = list(new)
+                new = list(moved)
                 new[TYPE_A] += starts
                 s_new = index.get(tuple(new))
                 if s_new is not None:
@@ -490,7 +492,8 @@ def _kernel(
                         spare_tile = x < t + r and not (wrap_low or wrap_high)
                         for q in range(min(p_absorb, x) + 1):  # tiles to pinned groups
                             g_max = min(x - q, mmask) if allow_group[p] else 0
-                            for g in range(g_max + 1):
+                            # (min of an int and an np.int64: the stubs find no common type)
+                            for g in range(g_max + 1):  # type: ignore[operator]
                                 if n_grp + g > nmask:
                                     break
                                 grp = ((n_grp + g) << n_at) | (max(m_grp, g) << m_at)
@@ -936,7 +939,7 @@ def solve_dp_beam(
         return None
     ts = profile.tileset
     rack = tuple(sorted(int(t) for t in rack))
-    virtual = ()
+    virtual: tuple[int, ...] = ()
     if profile.jokers.table_jokers == "locked":
         virtual = tuple(f for m in base for t, f in zip(m.tiles, m.faces, strict=True) if t == ts.joker)
     meter = Meter(states)
@@ -1018,7 +1021,7 @@ def _solve_rack(
             # a floor below every score: a choice no table can realise (two kept jokers at
             # one face with no set to hold both) answers "nothing reaches it", not None
             low = NO_BOUND + 1 if floor is None else floor
-            opts = dict(virtual=virtual, forced=forced, prune=prune, floor=low)
+            opts: dict[str, Any] = dict(virtual=virtual, forced=forced, prune=prune, floor=low)
             if not profile.jokers.take_from_joker_sets:  # dp pins: the sets of kept jokers stay
                 opts["pinned"] = _strict_pins(table, choice, profile)
                 if opts["pinned"] is None:
@@ -1437,7 +1440,7 @@ def _wrap_splits(tgrid, rgrid, wrapable, n_jokers: int, *, pins=None):
 
 
 def _passes(tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: int, bounds, meter: Meter,
-            beam: int = 0, step_cap: int = 0, *, pins=None) -> int:  # fmt: skip
+            beam: int = 0, step_cap: int = 0, *, pins: PinGrids | None = None) -> int:  # fmt: skip
     """The kernel with each floor of ``bounds`` in turn (see ``_search``); ``pins``: the
     kernel's pin grids (``dp_decode.pin_grids``), none by default."""
     buf = _buffers()

@@ -195,7 +195,11 @@ def pin_grows(pin: Pin, profile: RuleProfile) -> bool:
     return len(pin.tiles) < profile.tileset.values and not pin_tail(pin, profile)
 
 
-def pin_grids(pins: tuple[Pin, ...], n_pos: int, profile: RuleProfile):
+# the kernel's five pin grids: start, end, absorb, join_a, join_c (``pin_grids``)
+PinGrids = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def pin_grids(pins: tuple[Pin, ...], n_pos: int, profile: RuleProfile) -> PinGrids:
     """The kernel's view of the pins, per position and colour: pinned runs starting there,
     pinned runs ending there that grow on (``pin_grows``), pinned groups that may take a tile
     of that face, and pinned runs starting there that a run of type A / C may join
@@ -242,9 +246,11 @@ def group_jokers_needed(n: int, m: int, min_size: int, max_size: int, cap: int) 
     return best
 
 
-def colour_moves(counts: tuple[int, ...], types: RunTypes) -> list[tuple[tuple[int, ...], int, int, int]]:
+def colour_moves(
+    counts: tuple[int, ...], types: RunTypes
+) -> list[tuple[tuple[int, ...], int, int, int, bool]]:
     """Every treatment of one colour's open runs (``counts`` by type): (new counts, jokers
-    used, tiles used by the runs, action bits). Each run is extended by a tile or a joker,
+    used, tiles used by the runs, action bits, merge_closed). Each run is extended by a tile or a joker,
     or closed (a type that ``closes``); the tiles left start new runs (added by the caller,
     which knows how many tiles there are). Jokers go only where a set needs them."""
     n_types = types.n
@@ -436,11 +442,11 @@ def decode(chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int, 
             free_pins = list(starting)
             for left in joined:
                 kind_ok = 0 if len(left.tiles) == 1 else 1
-                pin = next((q for q in free_pins if pin_joins(q, n_pos, profile.wrap)[kind_ok]), None)
-                if pin is None:
+                target = next((q for q in free_pins if pin_joins(q, n_pos, profile.wrap)[kind_ok]), None)
+                if target is None:
                     return None
-                free_pins.remove(pin)
-                _start_pin(pin, left, kind_e, c, in_flight, pin_at, room, profile)
+                free_pins.remove(target)
+                _start_pin(target, left, kind_e, c, in_flight, pin_at, room, profile)
             for pin in free_pins:
                 alone = _Run(kind_e, pin.first + 1, [], [])
                 _start_pin(pin, alone, kind_e, c, in_flight, pin_at, room, profile)
@@ -462,10 +468,10 @@ def decode(chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int, 
         group_jokers = chain[k]
         k += 1
         if group_tiles or group_jokers:
-            made = _groups(group_tiles, group_jokers, profile)
-            if made is None:
+            formed = _groups(group_tiles, group_jokers, profile)
+            if formed is None:
                 return None
-            groups.extend(made)
+            groups.extend(formed)
     # at the last position a run short of a set closes with leading jokers (J 12 13, J J 13)
     for c in range(C):
         for run in open_runs[c]:
