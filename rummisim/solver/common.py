@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rummisim.melds import Meld
+from rummisim.moves import IllegalMove, validate_move
 from rummisim.profile import RuleProfile
 
 OBJECTIVES = ("tiles", "value")
@@ -39,3 +40,13 @@ def tile_value(profile: RuleProfile, code: int) -> int:
 def tile_gain(profile: RuleProfile, code: int, objective: str) -> int:
     """Objective gain of placing the rack tile ``code``."""
     return gain(tile_value(profile, code), objective)
+
+
+def is_legal(profile: RuleProfile, table, rack, new_table, played, *, opened: bool, waive=()) -> bool:
+    """Whether ``validate_move`` takes this play; a refusal under a rule named in ``waive``
+    counts as legal (the DP settles the discard keep-back apart)."""
+    try:
+        validate_move(profile, table, rack, new_table, played, opened=opened)
+    except IllegalMove as illegal:
+        return illegal.rule in waive
+    return True

@@ -49,9 +49,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rummisim.melds import Meld, format_table, parse_table, rack_penalty
-from rummisim.moves import IllegalMove, validate_move
 from rummisim.profile import RuleProfile
-from rummisim.solver.common import OBJECTIVES, SearchResult
+from rummisim.solver.common import OBJECTIVES, SearchResult, is_legal
 from rummisim.solver.dp import (
     Meter,
     SearchBudgetSpent,
@@ -104,12 +103,8 @@ class SolverError(RuntimeError):
     the game records it as the bot's fault instead of playing an illegal move."""
 
 
-def _is_legal(profile, table, rack, result, *, opened: bool) -> bool:
-    try:
-        validate_move(profile, table, rack, result.table, result.played, opened=opened)
-    except IllegalMove:
-        return False
-    return True
+def _is_legal(profile, table, rack, result: SearchResult, *, opened: bool) -> bool:
+    return is_legal(profile, table, rack, result.table, result.played, opened=opened)
 
 
 BEAM_SHARE = 4  # with a budget, the exact search may spend all but 1/BEAM_SHARE of it

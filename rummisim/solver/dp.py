@@ -138,7 +138,7 @@ from rummisim.geometry import run_geometry
 from rummisim.melds import Meld, is_valid_meld_parts
 from rummisim.moves import IllegalMove, joker_acceptable, validate_move
 from rummisim.profile import RuleProfile, profile_from_dict
-from rummisim.solver.common import OBJECTIVES, TILE_WEIGHT, SearchResult, tile_gain
+from rummisim.solver.common import OBJECTIVES, TILE_WEIGHT, SearchResult, is_legal, tile_gain
 from rummisim.solver.common import gain as item_gain
 from rummisim.solver.dp_decode import (
     G_AT,
@@ -1086,11 +1086,7 @@ def _legal(profile, table, full_rack, found: _Found) -> bool:
     """Whether a play the DP found keeps the table's joker rules. A play of the whole rack
     under a discard pile counts as legal here: the keep-back is ``_best_play``'s job (it then
     searches the rack less one tile), not a reason to look for other joker hosts."""
-    try:
-        validate_move(profile, table, full_rack, found[1], found[2], opened=True)
-    except IllegalMove as illegal:
-        return illegal.rule == "must_keep_discard"
-    return True
+    return is_legal(profile, table, full_rack, found[1], found[2], opened=True, waive=("must_keep_discard",))
 
 
 def _settle(
