@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from helpers import with_overrides
+from strategies import game_positions
 
-from rummisim import load_profile, parse_table, parse_tiles, play_game
+from rummisim import load_profile, parse_table, parse_tiles
 from rummisim.moves import validate_move
 from rummisim.solver import placed_value, solve
 from rummisim.solver.dp import solve_dp, solve_dp_opening
@@ -146,45 +147,6 @@ def test_solve_uses_the_dp_and_stays_legal(std_free):
 
 
 # ----- agreement with the MILP on positions from simulated games --------------------------------
-
-
-def game_positions(profile, n: int, seed: int, *, max_table: int, min_table: int = 0):
-    """Positions from baseline games: the next seat's rack (sometimes a sample of it, sometimes
-    with extra tiles from the tiles nobody holds, sometimes with a joker), tables of
-    ``min_table..max_table`` tiles."""
-    ts = profile.tileset
-    rng = np.random.default_rng(seed)
-    positions = []
-
-    def observe(state, seat):
-        if len(positions) >= n or rng.random() > 0.35:
-            return
-        table = state.table
-        size = sum(len(m) for m in table)
-        if not min_table <= size <= max_table:
-            return
-        nxt = (seat + 1) % len(state.racks)
-        rack = list(state.racks[nxt])
-        held = ts.counts([t for m in table for t in m.tiles] + [t for r in state.racks for t in r])
-        spare = np.repeat(np.arange(ts.n_codes), ts.full_counts() - held).tolist()
-        roll = rng.random()
-        if roll < 0.2 and rack:
-            rack = list(rng.choice(rack, size=int(rng.integers(1, min(3, len(rack)) + 1)), replace=False))
-        elif roll < 0.55 and spare:
-            extra = int(rng.integers(1, 12))
-            picks = rng.choice(len(spare), size=min(extra, len(spare)), replace=False)
-            rack += [spare[i] for i in picks]
-        if rng.random() < 0.3 and ts.joker in spare:
-            rack.append(ts.joker)
-        rack = sorted(int(t) for t in rack[:25])
-        if rack:
-            positions.append((table, tuple(rack)))
-
-    game = 0
-    while len(positions) < n:
-        play_game(profile, ["baseline"] * 3, seed * 7919 + game, observer=observe)
-        game += 1
-    return positions
 
 
 def agree(profile, positions, objective="tiles"):
