@@ -123,14 +123,23 @@ def random_table(
         faces = catalogue[int(rng.integers(len(catalogue)))]
         most = min(int(supply[joker]), max_jokers_in_set(profile, len(faces)))
         n_jokers = int(rng.integers(0, most + 1)) if most and rng.random() < joker_rate else 0
-        slots = set(rng.choice(len(faces), size=n_jokers, replace=False).tolist())
-        tiles = [joker if k in slots else f for k, f in enumerate(faces)]
-        need = ts.counts(tiles)
-        if np.any(need > supply):
-            continue
-        supply -= need
-        table.append(make_meld(tiles, faces, profile))
+        meld = _take_set(profile, rng, faces, n_jokers, supply)
+        if meld is not None:
+            table.append(meld)
     return tuple(table)
+
+
+def _take_set(profile: RuleProfile, rng, faces, n_jokers: int, supply: np.ndarray):
+    """The set of ``faces`` with ``n_jokers`` jokers at random places, its tiles taken from
+    ``supply`` (updated); None (and ``supply`` untouched) when the supply lacks them."""
+    ts = profile.tileset
+    slots = set(rng.choice(len(faces), size=n_jokers, replace=False).tolist())
+    tiles = [ts.joker if k in slots else f for k, f in enumerate(faces)]
+    need = ts.counts(tiles)
+    if np.any(need > supply):
+        return None
+    supply -= need
+    return make_meld(tiles, faces, profile)
 
 
 def random_position(
@@ -200,14 +209,10 @@ def random_locked_position(profile: RuleProfile, rng, *, max_run: int = 6, long_
         n_jokers = 0
         if jokers_left and (not table or rng.random() < 0.5):
             n_jokers = int(rng.integers(1, min(jokers_left, max_jokers_in_set(profile, len(faces))) + 1))
-        slots = set(rng.choice(len(faces), size=n_jokers, replace=False).tolist())
-        tiles = [joker if k in slots else f for k, f in enumerate(faces)]
-        need = ts.counts(tiles)
-        if np.any(need > supply):
-            continue
-        supply -= need
-        jokers_left -= n_jokers
-        table.append(make_meld(tiles, faces, profile))
+        meld = _take_set(profile, rng, faces, n_jokers, supply)
+        if meld is not None:
+            jokers_left -= n_jokers
+            table.append(meld)
     table = tuple(table)
     rack = []
 

@@ -511,12 +511,20 @@ def _start_pin(pin: Pin, left: _Run, kind_e: int, c: int, in_flight, pin_at, roo
 def _split_pinned(tiles, faces, where: tuple[int, int], profile: RuleProfile):
     """A run longer than the values cut into two valid runs, the pin at ``where`` (index of
     its first tile, length) whole in one of them; None if there is no such cut."""
-    ts = profile.tileset
     lo, length = where
+    cut = _cut(tiles, profile, keep_whole=(lo, lo + length))
+    if cut is None:
+        return None
+    return (tiles[:cut], faces[:cut]), (tiles[cut:], faces[cut:])
+
+
+def _cut(tiles, profile: RuleProfile, keep_whole: tuple[int, int] = (0, 0)) -> int | None:
+    """The first place a run can be cut into two valid runs (each within the values, holding a
+    numbered tile), not inside ``keep_whole`` (a half-open range of indexes); None if none."""
+    ts = profile.tileset
     need = profile.runs.min_length
-    n = len(tiles)
-    for cut in range(need, n - need + 1):
-        if lo < cut < lo + length:
+    for cut in range(need, len(tiles) - need + 1):
+        if keep_whole[0] < cut < keep_whole[1]:
             continue
         left, right = tiles[:cut], tiles[cut:]
         if (
@@ -525,7 +533,7 @@ def _split_pinned(tiles, faces, where: tuple[int, int], profile: RuleProfile):
             and sum(t != ts.joker for t in left) >= MIN_NUMBERED_TILES
             and sum(t != ts.joker for t in right) >= MIN_NUMBERED_TILES
         ):
-            return (left, faces[:cut]), (right, faces[cut:])
+            return cut
     return None
 
 
@@ -607,21 +615,12 @@ def _split_long(
     tiles: list[int], faces: list[int], profile: RuleProfile
 ) -> list[tuple[list[int], list[int]]] | None:
     """A run longer than the values (wrap mode: 1 low and high) cut into two valid runs."""
-    ts = profile.tileset
-    n = len(tiles)
-    if n <= ts.values:
+    if len(tiles) <= profile.tileset.values:
         return [(tiles, faces)]
-    need = profile.runs.min_length
-    for cut in range(need, n - need + 1):
-        left, right = tiles[:cut], tiles[cut:]
-        if (
-            len(left) <= ts.values
-            and len(right) <= ts.values
-            and sum(t != ts.joker for t in left) >= MIN_NUMBERED_TILES
-            and sum(t != ts.joker for t in right) >= MIN_NUMBERED_TILES
-        ):
-            return [(left, faces[:cut]), (right, faces[cut:])]
-    return None
+    cut = _cut(tiles, profile)
+    if cut is None:
+        return None
+    return [(tiles[:cut], faces[:cut]), (tiles[cut:], faces[cut:])]
 
 
 # ----- sets that may hold a freed table joker (``jokers.reuse: two_rack_tiles``) -------------
