@@ -94,10 +94,15 @@ def meld_face_value(meld: Meld, ts: TileSet) -> int:
     return sum(ts.value_of(f) for f in meld.faces)
 
 
+def tile_penalty(code: int, profile: RuleProfile) -> int:
+    """Points one tile costs on a rack at the end of a round (a joker ``jokers.penalty``)."""
+    ts = profile.tileset
+    return profile.jokers.penalty if code == ts.joker else ts.value_of(code)
+
+
 def rack_penalty(rack, profile: RuleProfile) -> int:
     """Points a rack is worth at the end of a round (jokers cost ``jokers.penalty``)."""
-    ts = profile.tileset
-    return sum(profile.jokers.penalty if t == ts.joker else ts.value_of(t) for t in rack)
+    return sum(tile_penalty(t, profile) for t in rack)
 
 
 # ----- catalogue ---------------------------------------------------------------------------

@@ -36,6 +36,7 @@ from rummisim.melds import Meld, format_table, make_meld, max_jokers_in_set, set
 from rummisim.moves import joker_acceptable
 from rummisim.profile import RuleProfile, profile_from_dict
 from rummisim.solver import OBJECTIVES
+from rummisim.solver.dp import without_rearrange
 from rummisim.tiles import format_tiles
 
 # ----- positions -------------------------------------------------------------------------------
@@ -418,12 +419,7 @@ def variant_profile(label: str) -> RuleProfile:
     return profile_from_dict({**profile.to_dict(), "name": label}, f"<variant {label}>")
 
 
-@cache
-def no_rearrange(profile: RuleProfile) -> RuleProfile:
-    """``profile`` with ``turn.rearrange: false``: what ``rearrange=False`` moves must also pass."""
-    data = profile.to_dict()
-    data["turn"] = {**data["turn"], "rearrange": False}
-    return profile_from_dict(data, "<no rearrange>")
+no_rearrange = without_rearrange  # ``rearrange=False`` moves must pass under ``turn.rearrange: false``
 
 
 # ----- Hypothesis strategies -------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rummisim.melds import Meld
+from rummisim.melds import Meld, tile_penalty
 from rummisim.moves import IllegalMove, validate_move
 from rummisim.profile import RuleProfile
 
@@ -31,15 +31,9 @@ def gain(value: int, objective: str) -> int:
     return TILE_WEIGHT + value if objective == "tiles" else TILE_WEIGHT * value + 1
 
 
-def tile_value(profile: RuleProfile, code: int) -> int:
-    """Points a rack tile is worth (a joker counts its rack penalty)."""
-    ts = profile.tileset
-    return profile.jokers.penalty if code == ts.joker else ts.value_of(code)
-
-
 def tile_gain(profile: RuleProfile, code: int, objective: str) -> int:
     """Objective gain of placing the rack tile ``code``."""
-    return gain(tile_value(profile, code), objective)
+    return gain(tile_penalty(code, profile), objective)
 
 
 def is_legal(profile: RuleProfile, table, rack, new_table, played, *, opened: bool, waive=()) -> bool:

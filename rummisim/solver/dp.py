@@ -1447,8 +1447,8 @@ def _passes(tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: i
     best = NO_STATE
     passes = [(bound, beam, step_cap) for bound in bounds]
     on_rack = rgrid > 0
-    least = gain[np.nonzero(on_rack)[0]].min() if on_rack.any() else 0
-    if not beam and n_jokers and bounds and least and bounds[0] > step_gain.sum() - least:
+    probe = not beam and n_jokers and bounds and on_rack.any()
+    if probe and bounds[0] > step_gain.sum() - gain[np.nonzero(on_rack)[0]].min():
         # the first floor asks for every rack tile: a final state that reaches it is the optimum,
         # so a narrow beam pass (keeping only states that still place every rack tile) settles
         # it whenever it finds one, at a fraction of the exact pass on big tables with jokers
