@@ -100,7 +100,11 @@ class TurnView:
 
 @runtime_checkable
 class Player(Protocol):
-    """A seat's bot: answers each ``TurnView`` with an action."""
+    """A seat's bot: answers each ``TurnView`` with an action.
+
+    A bot may also keep an int attribute ``search_units``, the search units (solver
+    nodes) it has spent so far; the engine reads it before and after each turn to report
+    the turn's cost (``rummisim.events.TurnEnded``). Without it the cost is unknown."""
 
     def act(self, view: TurnView) -> Action: ...
 

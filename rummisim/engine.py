@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from rummisim import events as ev
 from rummisim.contract import (
     BotFactory,
     Discard,
@@ -203,7 +204,9 @@ def choose_first_player(
 
 
 class _Round:
-    def __init__(self, profile, bots, names, state, first, round_index, observer, log, strict, on_event=None):
+    def __init__(
+        self, profile, bots, names, state, first, round_index, observer, log, strict, on_event=None, emit=None
+    ):
         self.profile = profile
         self.bots = bots
         self.names = names
@@ -213,6 +216,7 @@ class _Round:
         self.observer = observer
         self.log = log
         self.on_event = on_event
+        self.emit: Callable[[ev.Event], None] | None = emit
         self.strict = strict
         self.turn = 0
         self.faults: list[Fault] = []
@@ -239,6 +243,8 @@ class _Round:
         if self.strict:
             raise IllegalMove(rule, message)
         self.faults.append(Fault(self.round_index, self.turn, seat, rule, message))
+        if self.emit is not None:
+            self.emit(ev.Faulted(self.round_index, self.turn, seat, rule, message))
 
     def ask(self, seat: int, phase: Phase, allowed: tuple[type, ...]):
         try:
@@ -256,14 +262,19 @@ class _Round:
 
     def draw(self, seat: int, count: int) -> int:
         s = self.state
-        taken = 0
-        while taken < count and s.pool:
-            s.racks[seat].append(s.pool.pop())
-            taken += 1
+        drawn: list[int] = []
+        while len(drawn) < count and s.pool:
+            drawn.append(s.pool.pop())
+        s.racks[seat].extend(drawn)
         s.racks[seat].sort()
-        return taken
+        if self.emit is not None:
+            if drawn:
+                self.emit(ev.Drew(self.round_index, self.turn, seat, tuple(drawn)))
+            else:
+                self.emit(ev.Passed(self.round_index, self.turn, seat))
+        return len(drawn)
 
-    def apply_play(self, seat: int, play: Play) -> bool:
+    def apply_play(self, seat: int, play: Play, phase: Phase = Phase.START, forced: bool = False) -> bool:
         s = self.state
         try:
             check = validate_move(
@@ -284,6 +295,19 @@ class _Round:
         if check.opening_value is not None:
             s.opened[seat] = True
             s.opened_turn[seat] = self.turn
+        if self.emit is not None:
+            self.emit(
+                ev.Played(
+                    self.round_index,
+                    self.turn,
+                    seat,
+                    str(phase),
+                    tuple(play.played),
+                    s.table,
+                    opened=check.opening_value is not None,
+                    forced=forced,
+                )
+            )
         return True
 
     # -- a turn --
@@ -298,16 +322,20 @@ class _Round:
             action = Draw()
         if isinstance(action, OutOfBudget):
             self.timeouts += 1
+            if self.emit is not None:
+                self.emit(ev.TimedOut(self.round_index, self.turn, seat))
             if profile.time_limit.on_timeout == "best_found" and action.best is not None:
                 action = action.best
             else:
                 words.append(f"out of search budget, draws {profile.time_limit.timeout_draw}")
                 drew = self.draw(seat, profile.time_limit.timeout_draw) > 0
                 action = Pass()
+        forced = False
         if isinstance(action, Draw) and profile.turn.must_play_if_able:
             action = self.forced_play(seat, action, words)
+            forced = isinstance(action, Play)
         if isinstance(action, Play):
-            if self.apply_play(seat, action):
+            if self.apply_play(seat, action, Phase.START, forced):
                 words.append("plays")
                 played = action.played
             else:
@@ -319,7 +347,7 @@ class _Round:
         if drew and profile.turn.play_after_draw and not played and len(s.racks[seat]) > 0:
             after = self.ask(seat, Phase.AFTER_DRAW, (Play, Pass))
             if isinstance(after, Play):
-                if self.apply_play(seat, after):
+                if self.apply_play(seat, after, Phase.AFTER_DRAW):
                     words.append("plays after drawing")
                     played = after.played
                 else:
@@ -354,9 +382,12 @@ class _Round:
                 self.fault(seat, "wrong_action", "there is no discard to take")
                 source = "deck"
             else:
-                s.racks[seat].append(s.discard.pop())
+                tile = s.discard.pop()
+                s.racks[seat].append(tile)
                 s.racks[seat].sort()
                 words.append("takes the top discard")
+                if self.emit is not None:
+                    self.emit(ev.TookDiscard(self.round_index, self.turn, seat, tile))
                 return True
         if source != "deck":
             self.fault(seat, "wrong_action", f"unknown draw source {source!r}")
@@ -377,6 +408,8 @@ class _Round:
         rack.remove(tile)
         s.discard.append(tile)
         words.append(f"discards {self.profile.tileset.format_tile(tile)}")
+        if self.emit is not None:
+            self.emit(ev.Discarded(self.round_index, self.turn, seat, tile))
 
     # -- the round --
     def play(self) -> tuple[RoundRecord, list[TurnLog]]:
@@ -386,13 +419,44 @@ class _Round:
         passes = 0
         logs: list[TurnLog] = []
         end_reason = None
+        emit = self.emit
+        if emit is not None:
+            emit(
+                ev.Dealt(
+                    self.round_index,
+                    self.first,
+                    tuple(tuple(r) for r in s.racks),
+                    tuple(reversed(s.pool)),
+                    tuple(s.discard),
+                )
+            )
         while end_reason is None:
             if self.turn >= profile.end.max_turns:
                 end_reason = EndReason.TURN_CAP
                 break
             self.turn += 1
             pool_was_empty = not s.pool
+            if emit is not None:
+                rack_before, opened_before = tuple(s.racks[seat]), s.opened[seat]
+                units_before = getattr(self.bots[seat], "search_units", None)
             did_play, words, played = self.play_turn(seat)
+            if emit is not None:
+                units_after = getattr(self.bots[seat], "search_units", None)
+                emit(
+                    ev.TurnEnded(
+                        self.round_index,
+                        self.turn,
+                        seat,
+                        rack_before,
+                        opened_before,
+                        tuple(words),
+                        played,
+                        sum(len(m) for m in s.table),
+                        len(s.racks[seat]),
+                        len(s.pool),
+                        None if units_after is None or units_before is None else units_after - units_before,
+                    )
+                )
             if self.observer is not None:
                 self.observer(s, seat)
             if self.log or self.on_event is not None:
@@ -436,6 +500,19 @@ class _Round:
             timeouts=self.timeouts,
             pool_left=len(s.pool),
         )
+        if emit is not None:
+            emit(
+                ev.RoundEnded(
+                    self.round_index,
+                    winner,
+                    tied,
+                    end_reason,
+                    self.turn,
+                    scores,
+                    points,
+                    tuple(tuple(r) for r in s.racks),
+                )
+            )
         return record, logs
 
     def pool_empty_winner(self) -> tuple[int, bool]:
@@ -507,6 +584,7 @@ def play_game(
     log: bool = False,
     strict: bool = False,
     on_event: Callable[[TurnLog | RoundRecord], None] | None = None,
+    events: Callable[[ev.Event], None] | None = None,
 ) -> GameRecord:
     """Play one match (one or more rounds, as ``profile.match`` says) and return its record.
 
@@ -521,6 +599,8 @@ def play_game(
         strict: raise on a bot fault instead of recording it.
         on_event: called with each ``TurnLog`` as the turn ends and each ``RoundRecord`` as
             the round ends (``rummisim play`` streams its text this way).
+        events: called with every step of the match as a ``rummisim.events`` record, hidden
+            information included (the JSON-lines game log and the per-turn table read it).
     """
     n = len(bots)
     problem = profile.seat_count_problem(n)
@@ -542,7 +622,9 @@ def play_game(
         index = len(rounds)
         first = choose_first_player(profile, n, index, seat_rng)
         state = deal(profile, n, deal_rng)
-        game_round = _Round(profile, built, names, state, first, index, observer, log, strict, on_event)
+        game_round = _Round(
+            profile, built, names, state, first, index, observer, log, strict, on_event, events
+        )
         record, round_log = game_round.play()
         if on_event is not None:
             on_event(record)
@@ -566,13 +648,16 @@ def play_game(
     standing = counted(totals, positive, profile)
     best = max(standing)
     leaders = [s for s, t in enumerate(standing) if t == best]
+    winner = leaders[0] if len(leaders) == 1 else _tiebreak(leaders, rounds)
+    if events is not None:
+        events(ev.GameEnded(tuple(totals), winner, len(leaders) > 1, capped, len(rounds)))
     return GameRecord(
         seed=seed if isinstance(seed, int) else None,
         profile=profile.name,
         bots=tuple(names),
         rounds=tuple(rounds),
         scores=tuple(totals),
-        winner=leaders[0] if len(leaders) == 1 else _tiebreak(leaders, rounds),
+        winner=winner,
         tied=len(leaders) > 1,
         match_capped=capped,
         log=tuple(logs),
@@ -608,6 +693,7 @@ def play_round(
     observer: Observer | None = None,
     log: bool = False,
     strict: bool = False,
+    events: Callable[[ev.Event], None] | None = None,
 ) -> tuple[RoundRecord, tuple[TurnLog, ...]]:
     """Play one round from a hand-set position (scripted deals for tests and studies).
 
@@ -620,5 +706,7 @@ def play_round(
     state.table = tuple(table)
     if opened is not None:
         state.opened = list(opened)
-    record, logs = _Round(profile, built, names, state, first_player, 0, observer, log, strict).play()
+    record, logs = _Round(
+        profile, built, names, state, first_player, 0, observer, log, strict, emit=events
+    ).play()
     return record, tuple(logs)

@@ -72,6 +72,7 @@ class SearchBot(Bot):
         self._planned_discard: int | None = None
         self._budget_left: int | None = None
         self._out_of_budget = False
+        self.search_units = 0  # every solver call's units (nodes), read per turn by the engine
 
     # ----- the turn -----------------------------------------------------------------------
 
@@ -169,6 +170,7 @@ class SearchBot(Bot):
             rearrange=self.rearrange,
             budget=left,
         )
+        self.search_units += max(solution.nodes, 1)
         if left is not None:
             self._budget_left = left - max(solution.nodes, 1)
             if not solution.proven:
