@@ -1,13 +1,15 @@
-"""Write the three analysis notebooks and execute them against real results.
+"""Write the analysis notebooks and execute them against real results.
 
     python notebooks/make_notebooks.py            # write + execute against results/
     python notebooks/make_notebooks.py --no-run   # only write the .ipynb files
+    python notebooks/make_notebooks.py inside_a_game.ipynb   # only the notebooks named
 
 Each notebook reads the results folder named by the ``RUMMISIM_RESULTS``
 environment variable (default: the shipped run in ``results/``), so the tests
 can execute the same notebooks against a small run. The notebooks use only the
 public API: ``rummisim.load_results``, ``rummisim.stats``, ``rummisim.plots``
-and pandas.
+and pandas; ``inside_a_game`` also reads ``turns.parquet`` (``rummisim.store.load_turns``) and
+replays a sample of games with ``rummisim.engine.play_game`` and the referee's solver.
 """
 
 from __future__ import annotations
@@ -226,10 +228,198 @@ def first_player_advantage() -> list:
     ]
 
 
+TURNS_SETUP = """\
+%matplotlib inline
+import os
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+import rummisim
+from rummisim.store import load_turns
+
+pd.set_option("display.width", 160)
+RESULTS = Path(os.environ.get("RUMMISIM_RESULTS", "../results/inside-a-game"))
+data = rummisim.load_results(RESULTS)
+turns = load_turns(RESULTS)
+# the seat's own turn in the round (1 = its first), the rack's size, the tiles played
+turns["own_turn"] = turns.groupby(["cell", "game", "round", "seat"]).cumcount() + 1
+turns["rack_size"] = turns["rack_before"].map(len)
+turns["n_played"] = turns["tiles_played"].map(len)
+print(f"{RESULTS}: {data['manifest']['experiment']['name']}, {len(data['matches'])} games, "
+      f"{len(data['games'])} rounds, {len(turns)} turns")
+turns[["game", "turn", "seat", "bot", "phase", "rack_before", "action", "tiles_played", "value_played",
+       "rack_after", "pool_after"]].head(8)"""
+
+REPLAY = """\
+from rummisim import engine
+from rummisim import events as ev
+from rummisim.api import lineup
+from rummisim.referee import legal_play
+
+SAMPLE = 40  # games replayed; each turn of the watched bots costs one exact search
+WATCHED = ("conservative", "greedy")  # greedy plays the most tiles it can: the control
+
+
+def positions(profile, bots, seed):
+    \"\"\"Replay a game from its seed: (round, turn, rack before, opened before, table before) per turn.\"\"\"
+    found, table, before = [], (), ()
+
+    def listen(event):
+        nonlocal table, before
+        if isinstance(event, ev.Dealt):
+            table = before = ()
+        elif isinstance(event, ev.Played):
+            table = event.table
+        elif isinstance(event, ev.TurnEnded):
+            found.append((event.round_index, event.turn, event.rack_before, event.opened_before, before))
+            before = table
+
+    engine.play_game(profile, lineup(bots), seed, events=listen)
+    return found
+
+
+profiles = {h: rummisim.load_profile(RESULTS / "profiles" / f"{h}.yaml") for h in turns["profile_hash"].unique()}
+games_played = turns[["cell", "game"]].drop_duplicates()
+sample = games_played.sample(n=min(SAMPLE, len(games_played)), random_state=0)
+best = []
+for cell, game in sample.itertuples(index=False):
+    rows = turns[(turns["cell"] == cell) & (turns["game"] == game)]
+    bots = rows.drop_duplicates("seat").sort_values("seat")["bot_label"].tolist()
+    profile = profiles[rows["profile_hash"].iloc[0]]
+    joker = profile.tileset.joker
+    watched = set(rows.loc[rows["bot"].isin(WATCHED), ["round", "turn"]].itertuples(index=False, name=None))
+    for rnd, turn, rack, opened, table in positions(profile, bots, int(rows["seed"].iloc[0])):
+        if (rnd, turn) in watched:
+            play = legal_play(profile, rack, table, opened=opened)
+            best.append({"cell": cell, "game": game, "round": rnd, "turn": turn,
+                         "replayed_rack": [profile.tileset.format_tile(t) for t in rack],
+                         "best_tiles": play.tiles_placed, "best_uses_joker": joker in play.played})
+best = pd.DataFrame(best).merge(turns, on=["cell", "game", "round", "turn"])
+assert (best["replayed_rack"].map(list) == best["rack_before"].map(list)).all(), "the replay went another way"
+best["held"] = best["best_tiles"] - best["n_played"]
+print(f"{len(sample)} games replayed, {len(best)} turns of {' and '.join(WATCHED)} searched")"""
+
+
+def inside_a_game() -> list:
+    return [
+        new_markdown_cell(
+            "# Inside a game\n\n"
+            "The per-turn table (`turns.parquet`, written by `rummisim run --turns`) of four different bots "
+            "at one table under `standard`, seats rotated (`configs/experiments/inside-a-game.yaml`; reproduce "
+            "with `rummisim run configs/experiments/inside-a-game.yaml`, which sets `turns: true`). One row per "
+            "turn: the rack before it, whether the seat had made its initial meld (`phase`), what it did "
+            "(`action`), the tiles it played and their value, and the sizes of the table, rack and pool after. "
+            "`own_turn` below counts a seat's own turns in the round (1 = its first)."
+        ),
+        new_code_cell(TURNS_SETUP),
+        new_markdown_cell("## What the bots do with a turn\n\nShare of each bot's turns by action."),
+        new_code_cell(
+            "pd.crosstab(turns['bot'], turns['action'], normalize='index').round(3)"
+        ),
+        new_markdown_cell(
+            "## When do bots open?\n\n"
+            "The initial meld is the first turn a seat plays in the `initial_meld` phase. A seat-round counts as "
+            "not opened when the round ended first, so the curves below are shares of all seat-rounds."
+        ),
+        new_code_cell(
+            "seat = ['cell', 'game', 'round', 'seat', 'bot']\n"
+            "seat_rounds = turns.groupby(seat).size().rename('turns').reset_index()\n"
+            "meld = turns[(turns['phase'] == 'initial_meld') & (turns['n_played'] > 0)]\n"
+            "opened = seat_rounds.merge(meld[[*seat, 'own_turn', 'value_played']], on=seat, how='left')\n"
+            "opened.groupby('bot').agg(\n"
+            "    seat_rounds=('turns', 'size'),\n"
+            "    opened=('own_turn', lambda s: s.notna().mean()),\n"
+            "    on_first_turn=('own_turn', lambda s: (s == 1).mean()),\n"
+            "    median_turn=('own_turn', 'median'),\n"
+            "    mean_turn=('own_turn', 'mean'),\n"
+            "    median_opening_value=('value_played', 'median'),\n"
+            ").round(3)"
+        ),
+        new_code_cell(
+            "fig, ax = plt.subplots(figsize=(7, 4))\n"
+            "horizon = np.arange(1, 26)\n"
+            "for bot, group in opened.groupby('bot'):\n"
+            "    ax.step(horizon, [(group['own_turn'] <= k).mean() for k in horizon], where='post', label=bot)\n"
+            "ax.set(xlabel=\"the seat's own turn\", ylabel='share of seat-rounds opened by then',\n"
+            "       title='When each bot makes its initial meld', ylim=(0, 1))\n"
+            "ax.grid(alpha=0.3)\n"
+            "ax.legend();"
+        ),
+        new_markdown_cell(
+            "## How does the rack evolve?\n\n"
+            "Mean rack size at the start of each of the seat's own turns. Later turns exist only in rounds that "
+            "last that long (a survivor effect), so the right of the chart is drawn from fewer, longer rounds: "
+            "points with fewer than 20 seat-rounds behind them are left out, and the table gives the counts."
+        ),
+        new_code_cell(
+            "racks = turns.groupby(['bot', 'own_turn'])['rack_size'].agg(['mean', 'size'])\n"
+            "racks = racks[racks['size'] >= 20]\n"
+            "fig, ax = plt.subplots(figsize=(7, 4))\n"
+            "for bot, group in racks.reset_index().groupby('bot'):\n"
+            "    ax.plot(group['own_turn'], group['mean'], marker='.', label=bot)\n"
+            "ax.set(xlabel=\"the seat's own turn\", ylabel='mean tiles on the rack before the turn',\n"
+            "       title='Rack size by turn')\n"
+            "ax.grid(alpha=0.3)\n"
+            "ax.legend()\n"
+            "shown = [k for k in (1, 3, 5, 8, 10, 12, 15) if k in racks.index.get_level_values('own_turn')]\n"
+            "racks.unstack('bot').loc[shown].round(1)"
+        ),
+        new_markdown_cell(
+            "## When does `conservative` hold back?\n\n"
+            "`conservative` keeps its jokers on the rack and may wait for bigger plays. The table records what a "
+            "seat played, not what it could have played: that needs the table layout before the turn, which "
+            "`turns.parquet` does not hold (only its size). So we replay a **sample** of games from their seeds "
+            "(every game replays exactly: the seed, the profile in `profiles/` and the bots by seat are in the "
+            "table; the replay is checked against the recorded racks), rebuild the table before each turn, and ask "
+            "the referee's exact search (`rummisim.referee.legal_play`: the most tiles the rules allow) at every "
+            "turn of `conservative` and, as a control, of `greedy`, which always plays the most tiles it can. That "
+            "is one exact search per turn, which is why it runs on a sample, not on every game. A turn *held back* "
+            "when the best play placed more tiles than the bot did."
+        ),
+        new_code_cell(REPLAY),
+        new_code_cell(
+            "best['held_all'] = (best['n_played'] == 0) & (best['best_tiles'] > 0)\n"
+            "best['held_some'] = (best['n_played'] > 0) & (best['held'] > 0)\n"
+            "best.groupby(['bot', 'phase']).agg(\n"
+            "    turns=('held', 'size'),\n"
+            "    could_play=('best_tiles', lambda s: (s > 0).mean()),\n"
+            "    held_back=('held', lambda s: (s > 0).mean()),\n"
+            "    drew_instead=('held_all', 'mean'),\n"
+            "    played_less=('held_some', 'mean'),\n"
+            "    tiles_held_when_held=('held', lambda s: s[s > 0].mean()),\n"
+            ").round(3)"
+        ),
+        new_markdown_cell(
+            "Why it held back. With its default parameters (`keep_jokers: true`, `min_play: 1`, "
+            "`open_margin: 0`, `dump_at: 0`) `conservative` holds back only to keep its jokers: it plays the "
+            "best play of its other tiles. The check below counts the held turns where the best play used a "
+            "joker that stayed on the rack; any other held turn would be a hold this rule does not explain."
+        ),
+        new_code_cell(
+            "held = best[(best['bot'] == 'conservative') & (best['held'] > 0)].copy()\n"
+            "held['kept_a_joker'] = held['best_uses_joker'] & ~held['tiles_played'].map(lambda t: 'J' in list(t))\n"
+            "print(f\"conservative held back on {len(held)} of {(best['bot'] == 'conservative').sum()} sampled turns; \"\n"
+            "      f\"a joker the best play used stayed on its rack in {held['kept_a_joker'].mean():.0%} of them\")\n"
+            "held[['game', 'turn', 'phase', 'rack_before', 'action', 'tiles_played', 'best_tiles', 'kept_a_joker']].head(10)"
+        ),
+        new_code_cell(
+            "shares = best.assign(held_back=best['held'] > 0).groupby(['phase', 'bot'])['held_back'].mean().unstack('bot')\n"
+            "ax = shares.plot.bar(figsize=(7, 4), rot=0)\n"
+            "ax.set(ylabel='share of turns held back', xlabel='phase before the turn',\n"
+            "       title=f'Turns held back, {len(sample)} replayed games')\n"
+            "ax.grid(axis='y', alpha=0.3);"
+        ),
+    ]
+
+
 NOTEBOOKS = {
     "compare_variants.ipynb": compare_variants,
     "tune_bots.ipynb": tune_bots,
     "first_player_advantage.ipynb": first_player_advantage,
+    "inside_a_game.ipynb": inside_a_game,
 }
 
 
@@ -258,8 +448,12 @@ def execute(nb: nbformat.NotebookNode, results: Path | None = None, cwd: Path = 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-run", action="store_true")
+    parser.add_argument("names", nargs="*", help=f"only these notebooks ({', '.join(NOTEBOOKS)})")
     args = parser.parse_args()
-    for name in NOTEBOOKS:
+    unknown = [n for n in args.names if n not in NOTEBOOKS]
+    if unknown:
+        parser.error(f"unknown notebook(s) {', '.join(unknown)}; choose from {', '.join(NOTEBOOKS)}")
+    for name in args.names or NOTEBOOKS:
         nb = build(name)
         if not args.no_run:
             execute(nb)

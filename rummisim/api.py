@@ -20,6 +20,7 @@ from rummisim import engine
 from rummisim.bots.registry import parse_spec
 from rummisim.contract import BotFactory, Player
 from rummisim.engine import GameRecord, RoundRecord, TurnLog
+from rummisim.events import Event
 from rummisim.profile import RuleProfile
 
 SeatEntry = Player | BotFactory | str | Mapping[str, Any]
@@ -41,11 +42,19 @@ def play_game(
     log: bool = False,
     strict: bool = False,
     on_event: Callable[[TurnLog | RoundRecord], None] | None = None,
+    events: Callable[[Event], None] | None = None,
 ) -> GameRecord:
     """Play one match; ``bots`` may mix bot specs, built bots and factories. The other
     arguments are ``rummisim.engine.play_game``'s."""
     return engine.play_game(
-        profile, lineup(bots), seed, observer=observer, log=log, strict=strict, on_event=on_event
+        profile,
+        lineup(bots),
+        seed,
+        observer=observer,
+        log=log,
+        strict=strict,
+        on_event=on_event,
+        events=events,
     )
 
 

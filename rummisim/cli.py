@@ -1,4 +1,4 @@
-"""Command line: ``rummisim run | report | play | solve | profiles``.
+"""Command line: ``rummisim run | report | play | replay | solve | profiles | tune``.
 
 Bad input (a broken profile, an unknown bot, a bad tile) prints one line,
 ``rummisim: error: ...``, on stderr and exits with status 2, never a traceback.
@@ -9,13 +9,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NoReturn
+from typing import TYPE_CHECKING, Literal, NoReturn, TextIO
 
 import numpy as np
 
+from rummisim import gamelog
 from rummisim.bots import BOTS, BotError, split_bot_specs, validate_spec
 from rummisim.engine import GameRecord, RoundRecord, TurnLog, play_game
 from rummisim.experiment import ExperimentError
@@ -26,6 +28,8 @@ from rummisim.solver import OBJECTIVES
 from rummisim.tiles import TileError, format_tiles, parse_tiles
 
 if TYPE_CHECKING:
+    from rummisim.events import Event
+    from rummisim.replay import Summary as ReplaySummary
     from rummisim.solver import Solution
 
 EXIT_USAGE = 2
@@ -53,11 +57,31 @@ def _build_parser() -> argparse.ArgumentParser:
         "--bots",
         default=None,
         help="comma-separated bots, one per seat: a name or NAME(key=value,...), e.g. "
-        f"'greedy,conservative(min_play=2),greedy' (available: {', '.join(sorted(BOTS))}; "
+        f"'greedy,conservative(min_play=2),greedy' (available: {', '.join(sorted(BOTS))}, "
+        "a bot installed under the rummisim.bots entry points, or package.module:ClassName; "
         "default: baseline in as many seats as the profile's players.max allows, at most 3)",
     )
     play.add_argument("--seed", type=_seed_int, default=0, help="game seed (same seed, same game)")
     play.add_argument("--quiet", action="store_true", help="print only the final scores")
+    play.add_argument(
+        "--log",
+        metavar="PATH",
+        help="also write the game log there: one JSON event a line, hidden tiles included "
+        "(docs/game-log.md); check it with 'rummisim replay PATH'",
+    )
+
+    replay_cmd = sub.add_parser(
+        "replay",
+        help="check a game log against its profile's rules",
+        description="Re-validate every event of a game log (rummisim play --log, or a transcript "
+        "written by any tool: docs/game-log.md) against the rules of the profile in its header: "
+        "tiles conserved, every move legal, turn order, round ends, scores. Exit 0 with a summary, "
+        "or 2 at the first illegal event, naming its line.",
+    )
+    replay_cmd.add_argument("log", help="the game log (JSON lines)")
+    replay_cmd.add_argument(
+        "--seat", type=int, help="also print the game as this seat saw it (the others' tiles hidden)"
+    )
 
     solve_cmd = sub.add_parser(
         "solve",
@@ -90,7 +114,8 @@ def _build_parser() -> argparse.ArgumentParser:
         help="play every cell of an experiment file in parallel and write tidy results",
         description="Play an experiment (a YAML file, or a built-in one by name: quickstart, variants, "
         "... as in configs/experiments/*.yaml) into a results folder: "
-        "games.parquet, seats.parquet, matches.parquet, summary.csv, manifest.json.",
+        "games.parquet, seats.parquet, matches.parquet, summary.csv, manifest.json "
+        "(and turns.parquet with --turns).",
     )
     run.add_argument(
         "experiment", help="experiment YAML path, or a built-in experiment's name (e.g. quickstart)"
@@ -104,12 +129,40 @@ def _build_parser() -> argparse.ArgumentParser:
     run.add_argument("--scheduler", help="dask scheduler address, e.g. tcp://host:8786 (with --backend dask)")
     run.add_argument("--chunk-size", type=int, help="games per chunk written to disk (default 50)")
     run.add_argument("--no-report", action="store_true", help="skip report.md and the charts")
+    run.add_argument(
+        "--turns",
+        action="store_true",
+        default=None,
+        help="also write turns.parquet, one row per turn (large: see the README; a resume keeps it)",
+    )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
 
     report = sub.add_parser(
         "report", help="write report.md and PNG charts for a finished run's results folder"
     )
     report.add_argument("results", help="results folder, e.g. results/quickstart")
+
+    tune = sub.add_parser(
+        "tune",
+        help="search a bot's parameters or a profile's rule keys with Optuna",
+        description="Run an Optuna study over a tune file (a YAML file, or a built-in one by name: "
+        "conservative, fair-first-seat, as in configs/tune/*.yaml) into a folder: study.db, "
+        "trials.parquet, best.yaml, a validation of the best on fresh deals, report.md and charts.",
+    )
+    tune.add_argument("tune", help="tune file YAML path, or a built-in tune file's name (e.g. conservative)")
+    tune.add_argument("--trials", type=int, help="finished trials to run the study to (overrides 'trials')")
+    tune.add_argument("--jobs", type=int, default=None, help="parallel workers (default: all cores)")
+    tune.add_argument("--out", help="study folder (default: results/tune-<name>)")
+    tune.add_argument("--resume", action="store_true", help="continue the study in --out (or --storage)")
+    tune.add_argument(
+        "--storage", help="Optuna RDB storage URL shared by several machines, e.g. postgresql://user@host/db"
+    )
+    tune.add_argument("--backend", choices=("loky", "dask"), default="loky", help="joblib backend")
+    tune.add_argument("--scheduler", help="dask scheduler address (with --backend dask)")
+    tune.add_argument(
+        "--no-validate", action="store_true", help="skip the validation run (for a shared study's workers)"
+    )
+    tune.add_argument("--quiet", action="store_true", help="no line per trial")
 
     profiles = sub.add_parser("profiles", help="list, show or validate rule profiles")
     psub = profiles.add_subparsers(dest="profiles_command", required=True)
@@ -145,6 +198,7 @@ def _cmd_play(args: argparse.Namespace) -> None:
         raise CliError(f"--bots: {problem}, got {len(bots)}")
     names = [b.label for b in bots]
     _check_search_scope(profile, bots, "--bots")
+    log = _open_log(args.log, gamelog.header(profile, args.seed, [b.as_data() for b in bots], _version()))
     print(f"profile {profile.name}, seed {args.seed}, seats: {', '.join(names)}", flush=True)
 
     def stream(event: TurnLog | RoundRecord) -> None:
@@ -155,8 +209,84 @@ def _cmd_play(args: argparse.Namespace) -> None:
         elif not args.quiet:
             print("\n".join(turn_lines(event, profile, names)), flush=True)
 
-    record = play_game(profile, bots, args.seed, on_event=stream)
+    def write(event: Event) -> None:
+        """Each event as one line as it happens (a crash leaves a log ``replay`` calls truncated)."""
+        assert log is not None
+        log.write(gamelog.dumps(gamelog.to_dict(event, profile.tileset)) + "\n")
+
+    try:
+        record = play_game(profile, bots, args.seed, on_event=stream, events=None if log is None else write)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # the log could not be written
+        raise CliError(_os_error(exc)) from None
+    finally:
+        if log is not None:
+            log.close()
     print("\n".join(final_lines(record, profile)))
+
+
+def _open_log(path: str | None, head: dict) -> TextIO | None:
+    """The ``--log`` file, opened and given its header before the game starts (a bad path is
+    one error line, before any output); line-buffered, so each event is written as it happens."""
+    if path is None:
+        return None
+    try:
+        log = open(path, "w", encoding="utf-8", buffering=1)  # noqa: SIM115 - closed by _cmd_play
+        log.write(gamelog.dumps(head) + "\n")
+    except OSError as exc:
+        raise CliError(f"--log: {_os_error(exc)}") from None
+    return log
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    """Check a game log (``rummisim.replay``); its errors are ``FILE:LINE: what`` and exit 2."""
+    from rummisim.replay import replay
+
+    try:
+        data = Path(args.log).read_bytes()
+    except OSError as exc:
+        raise CliError(_os_error(exc)) from None
+    kept: list[dict] = []
+
+    def records() -> Iterator[tuple[int, dict]]:
+        for number, record in gamelog.read_records(data.splitlines()):
+            kept.append(record)
+            yield number, record
+
+    try:
+        summary = replay(records(), resolve=load_profile)
+    except gamelog.LogError as exc:
+        print(f"{args.log}:{exc.line}: {exc.message}", file=sys.stderr)
+        return EXIT_USAGE
+    head = summary.header
+    if args.seat is not None:
+        if not 0 <= args.seat < len(head.labels):
+            raise CliError(f"--seat: expected a seat 0..{len(head.labels) - 1}, got {args.seat}")
+        seen = replace(head, view=args.seat)
+        for line in gamelog.view_text(seen, (gamelog.view(r, args.seat) for r in kept[1:])):
+            print(line)
+        print()
+    print("\n".join(replay_lines(args.log, summary)))
+    return 0
+
+
+def replay_lines(path: str, summary: ReplaySummary) -> list[str]:
+    """What ``rummisim replay`` prints for a log that follows the rules."""
+    head = summary.header
+    profile = head.profile
+    draws = "the pool's order" if summary.pool_order else "the unseen tiles (no pool order in the log)"
+    scores = "  ".join(f"seat {s} ({head.labels[s]}): {score:+d}" for s, score in enumerate(summary.scores))
+    tie = " (level on points; most rounds won breaks the tie)" if summary.tied else ""
+    capped = f" (the match stopped at match.max_rounds: {profile.match.max_rounds})" if summary.capped else ""
+    return [
+        f"{path}: ok: every event follows the rules of profile {profile.name!r} (digest {profile.digest})",
+        f"  seed {head.seed}, seats: {', '.join(head.labels)}",
+        f"  {summary.rounds} round(s){capped}, {summary.turns} turns, {summary.plays} plays, "
+        f"{summary.faults} fault(s), {summary.timeouts} timeout(s); draws checked against {draws}",
+        f"  scores: {scores}",
+        f"  winner: seat {summary.winner} ({head.labels[summary.winner]}){tie}",
+    ]
 
 
 def _check_search_scope(profile: RuleProfile, bots: Sequence, where: str) -> None:
@@ -407,6 +537,7 @@ def _run_and_report(args: argparse.Namespace) -> int:
         progress=False if args.quiet else None,
         summarize=args.no_report,  # otherwise the report writes the summary, computed once for both
         on_start=started,
+        turns=args.turns,
     )
     if result.interrupted:
         if result.removed:
@@ -467,6 +598,59 @@ def _cmd_profiles(args: argparse.Namespace) -> None:
         print(f"{args.path}: ok (profile {profile.name!r})")
 
 
+def _cmd_tune(args: argparse.Namespace) -> int:
+    """``rummisim tune``: checks, the study, then its outputs (see ``rummisim.tune``)."""
+    import shlex
+
+    import joblib
+
+    from rummisim.tune import load_tune
+    from rummisim.tune.study import run_study, write_outputs
+
+    if args.jobs is not None and args.jobs < 1:
+        raise CliError(f"--jobs: expected a whole number of workers >= 1, got {args.jobs}")
+    tune = load_tune(args.tune, trials=args.trials)
+    experiment = tune.trial_experiment(tune.default_params())
+    _check_search_scope(experiment.cells[0].profile, experiment.cells[0].lineup, f"{args.tune}")
+    jobs = args.jobs if args.jobs is not None else joblib.cpu_count()
+    out = args.out or f"results/tune-{tune.name}"
+    say = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
+    try:
+        result = run_study(
+            tune, out, jobs=jobs, resume=args.resume, storage=args.storage, backend=args.backend,
+            scheduler=args.scheduler, say=say,
+        )  # fmt: skip
+        if result.interrupted:
+            if result.removed:
+                print(f"interrupted before any trial finished; nothing was left in {out}", file=sys.stderr)
+                return 130
+            resume = f"rummisim tune {shlex.quote(args.tune)} --out {shlex.quote(out)} --resume"
+            resume += f" --storage {shlex.quote(args.storage)}" if args.storage else ""
+            resume += f" --trials {args.trials}" if args.trials else ""
+            print(
+                f"interrupted: {result.finished} of {result.target} trials finished, saved in "
+                f"{result.storage}; resume with: {resume}",
+                file=sys.stderr,
+            )
+            return 130
+        print(
+            f"study {tune.name}: {result.finished} trials finished ({result.ran} run now, "
+            f"{result.seconds:.0f} s); writing outputs to {out}",
+            file=sys.stderr,
+        )
+        written = write_outputs(
+            tune, result, storage=args.storage, jobs=jobs, backend=args.backend, scheduler=args.scheduler,
+            validate=not args.no_validate,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        print(f"rummisim: interrupted; the study is saved: resume with --resume (in {out})", file=sys.stderr)
+        return 130
+    except OSError as exc:
+        raise CliError(_os_error(exc)) from None
+    print(f"report: {written['report']} (best: {written['best']})", file=sys.stderr)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
@@ -475,6 +659,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_run(args)
         if args.command == "report":
             return _report(args.results)
+        if args.command == "tune":
+            return _cmd_tune(args)
+        if args.command == "replay":
+            return _cmd_replay(args)
         if args.command == "play":
             _cmd_play(args)
         elif args.command == "solve":

@@ -479,7 +479,7 @@ class _Round:
                 winner, tied = seat, False
                 break
             passes = passes + 1 if (pool_was_empty and not did_play) else 0
-            if passes >= n or (not s.pool and profile.end.when_pool_empty == "end_round"):
+            if pool_round_over(profile, n, passes, len(s.pool)):
                 end_reason = EndReason.POOL_EXHAUSTED
             seat = (seat + 1) % n
         if end_reason != EndReason.OUT:
@@ -516,19 +516,31 @@ class _Round:
         return record, logs
 
     def pool_empty_winner(self) -> tuple[int, bool]:
-        profile, racks = self.profile, self.state.racks
-        n = len(racks)
-        order = [(self.first + k) % n for k in range(n)]
+        return pool_empty_winner(self.profile, self.state.racks, self.first)
 
-        def key(seat: int) -> tuple[int, int]:
-            count, total = len(racks[seat]), rack_penalty(racks[seat], profile)
-            if profile.end.pool_empty_winner == "fewest_tiles":
-                return (count, total)
-            return (total, count)
 
-        best = min(order, key=key)  # min keeps the first in turn order on ties
-        tied = sum(1 for s in order if key(s) == key(best)) > 1
-        return best, tied
+def pool_round_over(profile: RuleProfile, n_players: int, passes: int, pool_left: int) -> bool:
+    """Whether a round that nobody went out of ends after this turn: every seat passed in a
+    row (``passes`` counts turns in a row without a play begun on an empty pool), or
+    ``end.when_pool_empty: end_round`` and the pool is empty (``rummisim.replay`` asks too)."""
+    return passes >= n_players or (pool_left == 0 and profile.end.when_pool_empty == "end_round")
+
+
+def pool_empty_winner(profile: RuleProfile, racks: Sequence[Sequence[int]], first: int) -> tuple[int, bool]:
+    """The winner of a round nobody went out of (``end.pool_empty_winner``; ties broken by the
+    other measure, then by turn order from ``first``) and whether it was tied."""
+    n = len(racks)
+    order = [(first + k) % n for k in range(n)]
+
+    def key(seat: int) -> tuple[int, int]:
+        count, total = len(racks[seat]), rack_penalty(racks[seat], profile)
+        if profile.end.pool_empty_winner == "fewest_tiles":
+            return (count, total)
+        return (total, count)
+
+    best = min(order, key=key)  # min keeps the first in turn order on ties
+    tied = sum(1 for s in order if key(s) == key(best)) > 1
+    return best, tied
 
 
 def score_round(
@@ -616,7 +628,6 @@ def play_game(
     logs: list[TurnLog] = []
     totals = [0] * n
     positive = [0] * n  # points won as a round winner (002's "punti positivi")
-    match = profile.match
     capped = False
     while True:
         index = len(rounds)
@@ -632,25 +643,12 @@ def play_game(
         logs.extend(round_log)
         totals = [t + s for t, s in zip(totals, record.scores, strict=True)]
         positive = [p + max(0, s) for p, s in zip(positive, record.scores, strict=True)]
-        if match.end == "single_round":
+        over, capped = match_over(profile, len(rounds), totals, positive)
+        if over:
             break
-        if match.end == "rounds":
-            assert match.rounds is not None  # the profile check: end: rounds sets rounds
-            if len(rounds) >= match.rounds:
-                break
-        if match.end == "points":
-            assert match.target_points is not None  # the profile check: end: points sets target_points
-            if max(counted(totals, positive, profile)) >= match.target_points:
-                break
-            if len(rounds) >= match.max_rounds:
-                capped = True
-                break
-    standing = counted(totals, positive, profile)
-    best = max(standing)
-    leaders = [s for s, t in enumerate(standing) if t == best]
-    winner = leaders[0] if len(leaders) == 1 else _tiebreak(leaders, rounds)
+    winner, tied = match_winner(profile, totals, positive, [r.winner for r in rounds])
     if events is not None:
-        events(ev.GameEnded(tuple(totals), winner, len(leaders) > 1, capped, len(rounds)))
+        events(ev.GameEnded(tuple(totals), winner, tied, capped, len(rounds)))
     return GameRecord(
         seed=seed if isinstance(seed, int) else None,
         profile=profile.name,
@@ -658,7 +656,7 @@ def play_game(
         rounds=tuple(rounds),
         scores=tuple(totals),
         winner=winner,
-        tied=len(leaders) > 1,
+        tied=tied,
         match_capped=capped,
         log=tuple(logs),
     )
@@ -673,9 +671,40 @@ def counted(totals: list[int], positive: list[int], profile: RuleProfile) -> lis
     return totals
 
 
-def _tiebreak(leaders: list[int], rounds: list[RoundRecord]) -> int:
+def match_over(
+    profile: RuleProfile, rounds_played: int, totals: list[int], positive: list[int]
+) -> tuple[bool, bool]:
+    """After a round: whether the match is over, and whether it stopped at ``match.max_rounds``
+    before anyone reached ``match.target_points`` (capped). ``totals`` are the net totals,
+    ``positive`` the points won as round winner (``rummisim.replay`` asks too)."""
+    match = profile.match
+    if match.end == "single_round":
+        return True, False
+    if match.end == "rounds":
+        assert match.rounds is not None  # the profile check: end: rounds sets rounds
+        return rounds_played >= match.rounds, False
+    assert match.target_points is not None  # the profile check: end: points sets target_points
+    if max(counted(totals, positive, profile)) >= match.target_points:
+        return True, False
+    capped = rounds_played >= match.max_rounds
+    return capped, capped
+
+
+def match_winner(
+    profile: RuleProfile, totals: list[int], positive: list[int], round_winners: Sequence[int]
+) -> tuple[int, bool]:
+    """The match's winner (ahead on what the match counts, ``counted``; a tie goes to
+    ``_tiebreak``) and whether seats were level."""
+    standing = counted(totals, positive, profile)
+    best = max(standing)
+    leaders = [s for s, t in enumerate(standing) if t == best]
+    winner = leaders[0] if len(leaders) == 1 else _tiebreak(leaders, round_winners)
+    return winner, len(leaders) > 1
+
+
+def _tiebreak(leaders: list[int], round_winners: Sequence[int]) -> int:
     """Among seats level on points, the one that won the most rounds, then the lowest seat."""
-    wins = {s: sum(1 for r in rounds if r.winner == s) for s in leaders}
+    wins = {s: sum(1 for w in round_winners if w == s) for s in leaders}
     return max(leaders, key=lambda s: (wins[s], -s))
 
 

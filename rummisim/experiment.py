@@ -19,6 +19,14 @@ seat rotation and an optional grid ``sweep``::
       conservative.min_play: [1, 2, 3]      # BOT.PARAM, applied to every such seat
     compare:                      # optional: paired comparisons besides "against cell 0"
       standard-40: standard       # cell label: the label of the cell it is compared with
+    turns: true                   # optional: also write turns.parquet (as `rummisim run --turns`)
+
+Instead of a list of lineups, ``lineups`` may be a league: every ``seats``-bot subset of a pool
+(``itertools.combinations``, in pool order) is one lineup, so one cell per subset and profile.
+Its seats are rotated like any lineup's, and game ``g`` of every subset plays the same deal
+(the seed depends on the deal only), so the subsets are paired::
+
+    lineups: {pool: [greedy, value, conservative, beginner, baseline, random], seats: 4}
 
 A bot sweep key leaves lineups without that bot alone (one cell, key empty).
 Any problem is one ``ExperimentError`` line naming the file, the key and what
@@ -29,16 +37,17 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from pydantic import Field, ValidationError
 
-from rummisim.bots import BOTS, BotError, bot_label, bot_name, parse_spec, validate_spec
+from rummisim.bots import BOTS, BotError, bot_label, bot_name, parse_spec, resolve_bot, validate_spec
 from rummisim.profile import (
     ProfileError,
     RuleProfile,
@@ -55,6 +64,7 @@ EXPERIMENT_DIR = package_configs("experiments")
 
 
 MAX_GAMES = 10_000_000  # games per cell
+MAX_LEAGUE_LINEUPS = 1_000  # subsets of a league's pool (each is a cell per profile)
 
 
 class ExperimentError(ValueError):
@@ -78,6 +88,13 @@ class BotEntry(_Strict):
     params: dict[str, Any] = Field(default_factory=dict)
 
 
+class LeagueEntry(_Strict):
+    """A league: every ``seats``-bot subset of ``pool`` is a lineup."""
+
+    pool: list[str | BotEntry] = Field(min_length=2)
+    seats: int = Field(ge=2)
+
+
 class ExperimentSpec(_Strict):
     """The experiment file's schema (see the module docstring)."""
 
@@ -86,10 +103,11 @@ class ExperimentSpec(_Strict):
     seed: int = Field(ge=0, lt=2**63)
     games: int = Field(ge=1, le=MAX_GAMES)
     profiles: list[str | ProfileEntry] = Field(min_length=1)
-    lineups: list[list[str | BotEntry]] = Field(min_length=1)
+    lineups: Annotated[list[list[str | BotEntry]], Field(min_length=1)] | LeagueEntry
     rotate_seats: bool = True
     sweep: dict[str, list[Any]] = Field(default_factory=dict)
     compare: dict[str, str] = Field(default_factory=dict)
+    turns: bool = False
 
 
 @dataclass(frozen=True)
@@ -131,6 +149,7 @@ class Experiment:
     requested_games: int = 0
     spec: dict = field(default_factory=dict, repr=False)
     compare: tuple[tuple[int, int], ...] = ()  # (cell, the cell it is compared with)
+    turns: bool = False  # write turns.parquet (the manifest records it; not part of the plan)
 
     def rotations(self, cell: Cell) -> int:
         return cell.rotations if self.rotate_seats else 1
@@ -166,7 +185,9 @@ def _loc(loc: tuple) -> str:
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif part in ("str", "ProfileEntry", "BotEntry", "list[str | BotEntry]"):
+        elif part in ("str", "ProfileEntry", "BotEntry", "LeagueEntry", "list[str | BotEntry]") or (
+            isinstance(part, str) and part.startswith("list[")
+        ):
             continue
         else:
             out += f".{part}" if out else str(part)
@@ -181,6 +202,8 @@ def _describe(error: Mapping[str, Any], source: str) -> str:
 def _valid_keys(key: str) -> str:
     if key.startswith("profiles"):
         return ", ".join(ProfileEntry.model_fields)
+    if key.startswith("lineups.") and not key.startswith("lineups.pool["):
+        return ", ".join(LeagueEntry.model_fields)
     if key.startswith("lineups"):
         return ", ".join(BotEntry.model_fields)
     return ", ".join(ExperimentSpec.model_fields)
@@ -188,8 +211,10 @@ def _valid_keys(key: str) -> str:
 
 def _one_error(exc: ValidationError, source: str) -> str:
     errors = exc.errors()
-    # A union (str | Model) reports one error per branch; the model branch says more.
-    best = max(errors, key=lambda e: (e["type"] in ("extra_forbidden", "missing"), len(e["loc"])))
+    # A union (str | Model) reports one error per branch; the model branch says more. An unknown
+    # key comes before a missing one: a misspelt key is both, and its spelling is the news.
+    kinds = ("missing", "extra_forbidden")  # in order of preference
+    best = max(errors, key=lambda e: (kinds.index(e["type"]) + 1 if e["type"] in kinds else 0, len(e["loc"])))
     return _describe(best, source)
 
 
@@ -241,12 +266,15 @@ def experiment_from_dict(
         spec = spec.model_copy(update={"seed": seed})
 
     profiles = [_profile_data(entry, i, source, base_dir) for i, entry in enumerate(spec.profiles)]
-    lineups = [
-        [_bot_spec(b, f"lineups[{i}][{seat}]", source) for seat, b in enumerate(lineup)]
-        for i, lineup in enumerate(spec.lineups)
-    ]
-    for i, lineup in enumerate(lineups):
-        _check_lineup(lineup, i, source)
+    if isinstance(spec.lineups, LeagueEntry):
+        lineups = _league_lineups(spec.lineups, source)
+    else:
+        lineups = [
+            [_bot_spec(b, f"lineups[{i}][{seat}]", source) for seat, b in enumerate(lineup)]
+            for i, lineup in enumerate(spec.lineups)
+        ]
+        for i, lineup in enumerate(lineups):
+            _check_lineup(lineup, i, source)
     profile_keys, bot_keys = _split_sweep(spec.sweep, lineups, profiles, source)
 
     cells: list[Cell] = []
@@ -293,6 +321,7 @@ def experiment_from_dict(
         requested_games=spec.games,
         spec=spec.model_dump(mode="json"),
         compare=_comparisons(spec.compare, cells, source),
+        turns=spec.turns,
     )
 
 
@@ -328,6 +357,34 @@ def _bot_spec(entry: str | BotEntry, key: str, source: str) -> str | dict[str, A
     return {"name": entry.name, "params": dict(entry.params)} if entry.params else entry.name
 
 
+def _league_lineups(league: LeagueEntry, source: str) -> list[list[str | dict[str, Any]]]:
+    """A league's lineups: every ``seats``-bot subset of the pool, in pool order."""
+    pool = [_bot_spec(b, f"lineups.pool[{i}]", source) for i, b in enumerate(league.pool)]
+    seen: dict[str, int] = {}
+    for i, spec in enumerate(pool):
+        _check_bot(spec, f"lineups.pool[{i}]", source)
+        label = bot_label(spec)
+        if label in seen:
+            raise ExperimentError(
+                f"{source}: key 'lineups.pool[{i}]': {label!r} is already in the pool "
+                f"(lineups.pool[{seen[label]}]); a league seats each bot once per table, so the "
+                "pool's bots must differ (give a repeated bot other params)"
+            )
+        seen[label] = i
+    if league.seats > len(pool):
+        raise ExperimentError(
+            f"{source}: key 'lineups.seats': {league.seats} seats need a pool of at least "
+            f"{league.seats} bots; the pool has {len(pool)}"
+        )
+    count = math.comb(len(pool), league.seats)
+    if count > MAX_LEAGUE_LINEUPS:
+        raise ExperimentError(
+            f"{source}: key 'lineups': a pool of {len(pool)} bots at {league.seats} seats is {count} "
+            f"lineups, over the limit of {MAX_LEAGUE_LINEUPS}; use a smaller pool"
+        )
+    return [list(lineup) for lineup in itertools.combinations(pool, league.seats)]
+
+
 def _check_lineup(lineup: list, index: int, source: str) -> None:
     if len(lineup) < 2:
         raise ExperimentError(f"{source}: key 'lineups[{index}]': a lineup needs at least 2 bots")
@@ -360,6 +417,13 @@ def _profile_data(entry: str | ProfileEntry, index: int, source: str, base_dir: 
     return name, data
 
 
+def _sweep_bot_key(key: str) -> tuple[str, str]:
+    """``BOT.PARAM`` as (bot, param): a class path (``pkg.mod:Class.param``) splits at its last
+    dot, a name at its first."""
+    head, _, param = key.rpartition(".") if ":" in key else key.partition(".")
+    return head, param
+
+
 def _split_sweep(sweep: dict[str, list], lineups, profiles, source: str):
     """Classify sweep keys as profile key paths or BOT.PARAM; reject anything else."""
     profile_keys, bot_keys = set(), set()
@@ -367,14 +431,14 @@ def _split_sweep(sweep: dict[str, list], lineups, profiles, source: str):
     for key, values in sweep.items():
         if not values:
             raise ExperimentError(f"{source}: key 'sweep.{key}': give at least one value")
-        head, _, param = key.partition(".")
-        if head in BOTS and param:
-            used = any(bot_name(b) == head for lineup in lineups for b in lineup)
+        head, param = _sweep_bot_key(key)
+        used = bool(param) and any(bot_name(b) == head for lineup in lineups for b in lineup)
+        if (head in BOTS and param) or used:
             if not used:
                 raise ExperimentError(
                     f"{source}: key 'sweep.{key}': no lineup has a {head!r} bot to apply it to"
                 )
-            valid = BOTS[head].Params.model_fields
+            valid = resolve_bot(head).Params.model_fields
             if param not in valid:
                 raise ExperimentError(
                     f"{source}: key 'sweep.{key}': bot {head!r} has no parameter {param!r}; "
@@ -430,7 +494,7 @@ def _build_cell(pname, pdata, lineup, assignment, profile_keys, bot_keys, source
         name = bot_name(spec)
         params = dict(spec.get("params") or {}) if isinstance(spec, dict) else {}
         for key in bot_keys:
-            head, _, param = key.partition(".")
+            head, param = _sweep_bot_key(key)
             if head == name:
                 params[param] = assignment[key]
                 keys[key] = assignment[key]

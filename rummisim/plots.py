@@ -24,6 +24,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.container import ErrorbarContainer
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
@@ -567,4 +568,32 @@ def plot_rounds_per_match(matches: pd.DataFrame | None, label_column: str = "cel
         ax.grid(axis="y", alpha=0.3)
     axes[-1].set_xlabel("Rounds per match")
     axes[-1].xaxis.get_major_locator().set_params(integer=True)
+    return fig
+
+
+def plot_ratings(ratings: pd.DataFrame, label_column: str = "cell_label") -> Figure:
+    """Plackett-Luce rating (mu) of each bot per cell, with whiskers at mu ± 3 sigma: the left end
+    is the conservative ordinal (mu - 3 sigma). Overall ratings (negative ``cell``) come first.
+
+    Args:
+        ratings: `rummisim.stats.ratings` (``ratings.csv``): ``cell``, ``bot_label``, ``mu``,
+            ``sigma`` and ``label_column``.
+
+    Raises:
+        NoData: no rows (no cell with two distinct bots) or missing columns.
+    """
+    frame = _require(ratings, ["cell", "bot_label", "mu", "sigma"], "ratings")
+    frame = frame.assign(low=frame["mu"] - 3 * frame["sigma"], high=frame["mu"] + 3 * frame["sigma"])
+    labels = _cell_labels(frame, label_column)
+    fig = _figure(list(labels), frame["bot_label"].nunique())
+    ax = fig.subplots()
+    _dodged_rates(ax, frame, "bot_label", str, labels, "mu", "low", "high")
+    # past the palette's colours, a series keeps its colour's cycle but gets another marker
+    for i, container in enumerate(ax.containers):
+        if i >= len(OKABE_ITO) and isinstance(container, ErrorbarContainer):
+            container.lines[0].set_marker("sD^v"[(i // len(OKABE_ITO) - 1) % 4])
+    ax.set_xlabel("Plackett-Luce rating mu (openskill; whiskers mu ± 3 sigma, left end = ordinal)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title("Bot ratings from each round's order of finish")
+    _legend(fig, ax)
     return fig

@@ -1,8 +1,9 @@
 """``rummisim report``: a finished run's results folder -> ``report.md`` plus PNG charts.
 
 The report holds the per-cell summary (game length, first-seat advantage, how
-rounds end, faults), the bots' win rates, paired comparisons against cell 0, and
-the charts of `rummisim.plots`, each with 95% intervals. A chart whose data is
+rounds end, faults), the bots' win rates, paired comparisons against cell 0, the
+bots' ratings (``ratings.csv``, with the Bradley-Terry cross-check), and
+the charts of `rummisim.plots`, each with 95% intervals (the ratings: mu ± 3 sigma). A chart whose data is
 missing (no sweep, no match profile, a single cell) is skipped with a note.
 
 Every file is replaced atomically (a temp file, then a rename), so an interrupted report leaves
@@ -169,8 +170,87 @@ def _bots_table(bots: pd.DataFrame) -> str:
     return _table(rows)
 
 
-def charts(data: dict, keys: list[str], bots: pd.DataFrame) -> list[tuple[str, str, Callable]]:
-    """The report's charts: (file stem, title, a function that draws the figure or raises NoData)."""
+def _first(listing: str, n: int) -> str:
+    """The first ``n`` items of a ``;``-separated listing, and how many more there are."""
+    items = [item.strip() for item in listing.split(";")]
+    more = f"; and {len(items) - n} more" if len(items) > n else ""
+    return "; ".join(items[:n]) + more
+
+
+def _ratings_section(ratings: pd.DataFrame | None) -> list[str]:
+    """The ratings tables (``ratings.csv``) and their agreement with the Bradley-Terry fit."""
+    if ratings is None or ratings.empty:
+        return []
+
+    def rows(frame: pd.DataFrame, cells: bool) -> list[dict]:
+        out = []
+        for _, r in frame.iterrows():
+            row: dict[str, object] = {"cell": f"{int(r['cell'])}: {r['cell_label']}"} if cells else {}
+            row |= {
+                "rank": int(r["rank"]),
+                "bot": r["bot_label"],
+                "mu ± 3 sigma": f"{r['mu']:.2f} ± {3 * r['sigma']:.2f}",
+                "ordinal (mu - 3 sigma)": f"{r['ordinal']:.2f}",
+                "rounds": int(r["rounds"]),
+                "finishes above another bot": f"{100 * r['pair_win_rate']:.1f}% of {int(r['pairs'])}",
+                "Bradley-Terry score": f"{r['bt_score']:+.3f}",
+                "BT rank": int(r["bt_rank"]),
+            }
+            out.append(row)
+        return out
+
+    lines = [
+        "## Ratings",
+        "",
+        "Plackett-Luce ratings (openskill, no drift) from each round's order of finish: the winner "
+        "first, the others by round score, then by points left (equal seats share a place). Rounds "
+        "are rated in (game, round) order; an overall ladder takes (game, round, cell). A bot "
+        "holding several seats is one player: each seat is rated from the bot's rating and the "
+        "updates are averaged. Written to `ratings.csv`. Cross-check: a Bradley-Terry fit to the "
+        "pairwise results (every pair of seats holding different bots in a round; the seat that "
+        "finished higher wins, ties count half).",
+        "",
+    ]
+    overall = ratings[ratings["cell"] < 0]
+    if not overall.empty:
+        lines += ["### Overall: one ladder over every cell of a profile", ""]
+        for _, part in overall.groupby("cell", sort=False):
+            lines += [f"`{_line(part['cell_label'].iloc[0])}`", "", _table(rows(part, cells=False))]
+    lines += ["### Per cell", "", _table(rows(ratings[ratings["cell"] >= 0], cells=True))]
+    agreement = stats.rating_agreement(ratings)
+    lines += [
+        "### Agreement of the two rankings",
+        "",
+        "Kendall's tau of mu against the Bradley-Terry score (1 = the same order) and the pairs of "
+        "bots the two order oppositely, with the mu gap in joint sigmas (sqrt(sigma_a² + sigma_b²)). "
+        "Two causes explain the inversions seen so far. (1) Order: the ratings are updated round by "
+        "round, and another order of the same rounds moves mu by about a sigma, so bots less than "
+        "about one joint sigma apart may swap. (2) What is counted: Plackett-Luce reads a last place "
+        "as losing each successive choice (among 4, then 3, then 2 seats) and a win as one choice, "
+        "while the pairwise fit weighs a first and a last place alike, so a bot that often finishes "
+        "first or last rates lower by mu than by Bradley-Terry.",
+        "",
+        _table(
+            [
+                {
+                    "cell": f"{int(r['cell'])}: {r['cell_label']}",
+                    "bots": int(r["bots"]),
+                    "Kendall tau": "–" if pd.isna(r["kendall_tau"]) else f"{r['kendall_tau']:.2f}",
+                    "inversions": int(r["inversions"]),
+                    "inverted (by mu)": _first(str(r["inverted"]), 3) if r["inverted"] else "none",
+                }
+                for _, r in agreement.iterrows()
+            ]
+        ),
+    ]
+    return lines
+
+
+def charts(
+    data: dict, keys: list[str], bots: pd.DataFrame, ratings: pd.DataFrame | None = None
+) -> list[tuple[str, str, Callable]]:
+    """The report's charts: (file stem, title, a function that draws the figure or raises NoData);
+    ``ratings`` is ``ratings.csv`` (None: the run has no cell with two distinct bots)."""
     games, seats = stats.completed(data["games"], data["seats"])
     matches = data["matches"]
     multi_cell = games["cell"].nunique() > 1
@@ -193,6 +273,11 @@ def charts(data: dict, keys: list[str], bots: pd.DataFrame) -> list[tuple[str, s
             percent=True, baseline_label=base,
         )  # fmt: skip
 
+    def rating_chart():
+        if ratings is None or ratings.empty:
+            raise plots.NoData("ratings: no cell has two distinct bots")
+        return plots.plot_ratings(ratings)
+
     return [
         ("seat_win_rates", "Win rate by play order (first-seat advantage)",
          lambda: plots.plot_seat_win_rates(stats.seat_win_rates(seats, by=("cell", "cell_label")))),
@@ -203,6 +288,7 @@ def charts(data: dict, keys: list[str], bots: pd.DataFrame) -> list[tuple[str, s
         ("forest_win_rates", "Bot win rates: paired change vs cell 0", forest_bots),
         ("sweep", "Win rate against the swept parameters", lambda: plots.plot_sweep(bots, keys)),
         ("rounds_per_match", "Rounds per match", lambda: plots.plot_rounds_per_match(matches)),
+        ("ratings", "Bot ratings (Plackett-Luce mu, whiskers mu ± 3 sigma)", rating_chart),
     ]  # fmt: skip
 
 
@@ -278,6 +364,8 @@ def write_report(out: str | Path) -> Path:
     experiment = manifest["experiment"]
     keys = list(experiment.get("sweep_keys", []))
     summary, bots = write_summary(out, data)
+    ratings_path = out / "ratings.csv"
+    ratings = pd.read_csv(ratings_path) if ratings_path.exists() else None
 
     lines = [*_header(out, manifest, experiment), "", "## Cells", "", _cells_table(summary, keys)]
     if len(summary) > 1:
@@ -293,9 +381,9 @@ def write_report(out: str | Path) -> Path:
             "",
             _comparisons_table(comparisons, summary),
         ]
-    lines += ["## Bots", "", _bots_table(bots), "## Charts", ""]
+    lines += ["## Bots", "", _bots_table(bots), *_ratings_section(ratings), "## Charts", ""]
     chart_dir = out / CHART_DIR
-    for stem, title, draw in charts(data, keys, bots):
+    for stem, title, draw in charts(data, keys, bots, ratings):
         try:
             fig = draw()
         except plots.NoData as exc:

@@ -19,6 +19,9 @@ Adding a per-round statistic takes two steps, and a third the tests ask for:
 3. run ``python -m rummisim.schema --write README.md`` to regenerate the README's column tables
    (``tests/test_schema.py`` fails until the README matches).
 
+``TURNS`` (``turns.parquet``, one row per turn, written only by ``rummisim run --turns``) works
+the same way, with its extractors in ``rummisim/runner/turns.py`` (functions of one turn's events).
+
 Nothing else changes: the merge, the store and ``load_results`` carry any column. Summaries
 (``rummisim.stats``) use a column only once you write the statistic.
 
@@ -60,6 +63,35 @@ class Table(StrEnum):
     GAMES = "games"  # one row per round
     SEATS = "seats"  # one row per seat per round
     MATCHES = "matches"  # one row per game (a match of rounds)
+    TURNS = "turns"  # one row per turn; written only by ``rummisim run --turns`` (``OPTIONAL_TABLES``)
+
+
+#: The tables a run writes only when asked (``run --turns``); every other table is always written.
+OPTIONAL_TABLES: frozenset[Table] = frozenset({Table.TURNS})
+
+
+class TurnPhase(StrEnum):
+    """Where a seat stood when its turn began (the ``phase`` column of ``turns.parquet``)."""
+
+    INITIAL_MELD = "initial_meld"  # it had not made its initial meld: a play this turn is that meld
+    OPENED = "opened"  # it had made its initial meld on an earlier turn
+
+
+class TurnAction(StrEnum):
+    """What a turn did (the ``action`` column of ``turns.parquet``), from the turn's events.
+
+    A discard that ends a discard-pile turn is not an action of its own (``discarded`` holds it);
+    a fault shows in ``fault`` and the action says what the engine did instead (an illegal play
+    that becomes a draw is ``draw``; a play the engine makes under ``turn.must_play_if_able`` is
+    ``play``)."""
+
+    PLAY = "play"  # played from the rack without drawing
+    DRAW = "draw"  # drew from the pool and did not play
+    DRAW_PLAY = "draw_play"  # drew from the pool, then played (turn.play_after_draw)
+    TAKE_DISCARD = "take_discard"  # took the top discard and did not play
+    TAKE_DISCARD_PLAY = "take_discard_play"  # took the top discard, then played
+    PASS = "pass"  # neither played nor drew: the pool was empty
+    TIMEOUT = "timeout"  # the search ran out of time_limit.search_budget (what followed: the tile columns)
 
 
 class SchemaError(ValueError):
@@ -67,7 +99,7 @@ class SchemaError(ValueError):
 
 
 #: Column types: the Arrow type each name stands for (see ``arrow_type``).
-TYPES = ("int32", "int64", "string", "bool", "float64", "list<int32>")
+TYPES = ("int32", "int64", "string", "bool", "float64", "list<int32>", "list<string>")
 
 
 @dataclass(frozen=True)
@@ -142,10 +174,67 @@ MATCHES: tuple[Column, ...] = (
     Column("error", "string", "the crash, when the engine crashed (null otherwise)"),
 )
 
+_TILES = 'tiles as written in the notation (`"R7"`, `"J"`)'
+_ACTIONS = ", ".join(f"`{a}`" for a in TurnAction)
+TURNS: tuple[Column, ...] = (
+    Column("round", "int32", "the round's index in its match"),
+    Column("turn", "int32", "the turn in the round: 1 = the first player's first; games' `turns` = the last"),
+    Column("seat", "int32", "the seat whose turn it is"),
+    Column("bot", "string", "the seat's bot name"),
+    Column("bot_label", "string", "the seat's bot label (name and parameters)"),
+    Column("phase", "string", "`initial_meld`: not opened before the turn (a play opens); `opened`"),
+    Column("rack_before", "list<string>", f"the rack when the turn began, sorted: {_TILES}"),
+    Column("action", "string", f"what the turn did: {_ACTIONS} (`TurnAction`)"),
+    Column("tiles_drawn", "int32", "tiles drawn from the pool or taken from the discard pile"),
+    Column("tiles_played", "list<string>", "rack tiles played onto the table, sorted (empty: none)"),
+    Column("value_played", "int32", "their face values; a joker at the value of the tile it stands for"),
+    Column("discarded", "string", "the tile discarded at the end of the turn (discard pile; null: none)"),
+    Column("table_tiles_after", "int32", "tiles on the table after the turn"),
+    Column("rack_after", "int32", "tiles on the seat's rack after the turn"),
+    Column("pool_after", "int32", "tiles left in the pool after the turn"),
+    Column("search_units", "int64", "search units the bot spent (null: the bot does not count them)"),
+    Column("fault", "string", "the rule of the seat's first fault this turn (null when none)"),
+)
+
 #: The columns after the identity, per table.
-COLUMNS: dict[Table, tuple[Column, ...]] = {Table.GAMES: GAMES, Table.SEATS: SEATS, Table.MATCHES: MATCHES}
+COLUMNS: dict[Table, tuple[Column, ...]] = {
+    Table.GAMES: GAMES, Table.SEATS: SEATS, Table.MATCHES: MATCHES, Table.TURNS: TURNS,
+}  # fmt: skip
 #: What one row of each table stands for.
-ROW_MEANS = {Table.GAMES: "round", Table.SEATS: "seat per round", Table.MATCHES: "game (match)"}
+ROW_MEANS = {
+    Table.GAMES: "round", Table.SEATS: "seat per round", Table.MATCHES: "game (match)",
+    Table.TURNS: "turn (only with `rummisim run --turns`)",
+}  # fmt: skip
+
+#: ``ratings.csv`` (written beside ``summary.csv`` by ``rummisim.stats.ratings``), one row per cell
+#: and bot label, for the cells with two or more distinct bots: these columns, then one column per
+#: sweep key, then ``RATINGS``. Not a Parquet table: it is derived from ``seats`` on every summary.
+RATINGS_IDENTITY: tuple[Column, ...] = (
+    Column("cell", "int32", "the cell's index; -1, -2, ...: the 1st, 2nd, ... profile's overall rating"),
+    Column("cell_label", "string", "the cell's label; `all (<profile>)` for an overall rating"),
+    Column("profile", "string", "the profile's name"),
+    Column("lineup", "string", "the unrotated lineup (overall: every bot label rated, first seen first)"),
+)
+RATINGS: tuple[Column, ...] = (
+    Column("bot", "string", "the bot's name"),
+    Column("bot_label", "string", "the bot's label (name and parameters): the rated player"),
+    Column("seats", "int32", "seats the bot holds in the lineup (null for an overall rating)"),
+    Column("games", "int64", "games (matches) with a rated round the bot played"),
+    Column("rounds", "int64", "rounds rated: completed rounds the bot sat in (crashed rounds are left out)"),
+    Column("mu", "float64", "Plackett-Luce skill (openskill, prior 25) from each round's order of finish"),
+    Column("sigma", "float64", "its uncertainty (prior 25/3; no drift: bots do not learn)"),
+    Column("ordinal", "float64", "the conservative rating mu - 3 sigma"),
+    Column("rank", "int32", "1 = the highest mu in the cell"),
+    Column("pairs", "int64", "pairwise comparisons: one per round and pair of seats holding different bots"),
+    Column("pair_win_rate", "float64", "share of those comparisons the bot finished above (ties count half)"),
+    Column("bt_score", "float64", "Bradley-Terry log-strength fitted to the pairwise results (cell mean 0)"),
+    Column("bt_rank", "int32", "1 = the highest bt_score in the cell; compare with `rank`"),
+)
+
+
+def ratings_columns(keys: Iterable[str] = ()) -> tuple[str, ...]:
+    """Every column of ``ratings.csv`` in order, with the sweep-key columns ``keys``."""
+    return (*(c.name for c in RATINGS_IDENTITY), *keys, *(c.name for c in RATINGS))
 
 
 def column_names(table: Table | str, keys: Iterable[str] = ()) -> tuple[str, ...]:
@@ -177,6 +266,8 @@ def arrow_type(name: str):
 
     if name == "list<int32>":
         return pa.list_(pa.int32())
+    if name == "list<string>":
+        return pa.list_(pa.string())
     return {"int32": pa.int32(), "int64": pa.int64(), "string": pa.string(), "bool": pa.bool_(),
             "float64": pa.float64()}[name]  # fmt: skip
 
@@ -238,6 +329,10 @@ def markdown() -> str:
         lines += ["", f"`{table}.parquet`, one row per {ROW_MEANS[table]}, then:", ""]
         lines += ["| column | type | meaning |", "| --- | --- | --- |"]
         lines += [f"| `{c.name}` | {c.type} | {c.meaning} |" for c in columns]
+    intro = "`ratings.csv`, one row per cell and bot (cells with 2+ distinct bots; sweep keys after lineup):"
+    lines += ["", intro, ""]
+    lines += ["| column | type | meaning |", "| --- | --- | --- |"]
+    lines += [f"| `{c.name}` | {c.type} | {c.meaning} |" for c in (*RATINGS_IDENTITY, *RATINGS)]
     lines += ["", README_END]
     return "\n".join(lines)
 

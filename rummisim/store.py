@@ -3,14 +3,16 @@
 Writing: each finished chunk is written atomically (a temp folder, then a rename) into
 ``OUT/chunks/`` with a ``chunk.json`` record (rows, bytes, SHA-256 of each file); ``done_chunks``
 and ``chunk_problem`` tell a resume which chunks are intact; ``merge_chunks`` streams them, in plan
-order and fixed row groups, into ``games.parquet``, ``seats.parquet`` and ``matches.parquet``;
-``write_summary`` writes the CSV summaries. JSON and CSV files are replaced atomically too.
+order and fixed row groups, into ``games.parquet``, ``seats.parquet`` and ``matches.parquet``
+(and ``turns.parquet`` for a ``run --turns``); ``write_summary`` writes the CSV summaries. JSON
+and CSV files are replaced atomically too.
 
 Reading: ``read_manifest`` checks ``manifest.json`` before it is trusted, and ``load_results``
-returns the three tables as DataFrames. Every problem with a folder (missing, not a folder, a
-damaged or foreign manifest, an unfinished run, a damaged table) is an ``ExperimentError`` of one
-line that names the file and says what to do. The report and the notebooks read results here,
-not through the runner. The columns are declared in ``rummisim.schema``.
+returns the three tables as DataFrames (``load_turns``: the per-turn table). Every problem with a
+folder (missing, not a folder, a damaged or foreign manifest, an unfinished run, a damaged table)
+is an ``ExperimentError`` of one line that names the file and says what to do. The report and
+the notebooks read results here, not through the runner. The columns are declared in
+``rummisim.schema``.
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from rummisim.experiment import Experiment, ExperimentError
-from rummisim.schema import RunStatus, Table
+from rummisim.schema import OPTIONAL_TABLES, RunStatus, Table
 
-TABLES = tuple(t.value for t in Table)
+TABLES = tuple(t.value for t in Table if t not in OPTIONAL_TABLES)  # every run writes these
 STATUSES = tuple(s.value for s in RunStatus)
 ROW_GROUP = 65_536  # rows per Parquet row group in the merged files, whatever the chunk size
 CHUNK_RECORD = "chunk.json"  # in each chunk folder: its games, and each file's rows, size and SHA-256
@@ -140,6 +142,31 @@ def load_results(out: str | Path, *, require_manifest: bool = True) -> dict[str,
     return data
 
 
+def load_turns(out: str | Path, columns: Sequence[str] | None = None) -> Any:
+    """``turns.parquet`` of a finished ``rummisim run --turns`` as a DataFrame (only ``columns``,
+    when given: the list columns are the large ones). A one-line ``ExperimentError`` when the run
+    is unfinished or was made without ``--turns``."""
+    import pandas as pd
+    import pyarrow as pa
+
+    out = Path(out)
+    manifest = read_manifest(out, complete=True)
+    path = out / "turns.parquet"
+    if not manifest.get("turns") and not path.exists():
+        source = manifest["experiment"].get("source", "EXPERIMENT.yaml")
+        raise ExperimentError(
+            f"{out}: the run was made without --turns, so it has no turns.parquet; "
+            f"rerun it with: rummisim run {source} --turns --out NEW_FOLDER"
+        )
+    if not path.exists():
+        raise ExperimentError(f"{path}: missing; {_resume_hint(out, manifest)}")
+    try:
+        return pd.read_parquet(path, columns=list(columns) if columns is not None else None)
+    except (OSError, pa.ArrowException, ValueError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ExperimentError(f"{path}: damaged or without those columns ({first[:200]})") from None
+
+
 def manifest_from_tables(data: dict[str, Any]) -> dict[str, Any]:
     """What a report needs of a manifest, rebuilt from the tables of a run that lost it."""
     games = data["games"]
@@ -210,12 +237,13 @@ def write_chunk(out: Path, name: str, games: int, tables: Mapping[str, Any]) -> 
         raise
 
 
-def chunk_problem(folder: Path, games: int) -> str | None:
+def chunk_problem(folder: Path, games: int, tables: Sequence[str] = TABLES) -> str | None:
     """Why a written chunk folder cannot be used (None when it is intact).
 
     A chunk carries ``chunk.json``: its game count and each file's rows, size and SHA-256 as
     written; all must match. A chunk from before these records is checked by its Parquet footers
-    and its match count (one row per game).
+    and its match count (one row per game). ``tables``: the tables the run writes (with
+    ``turns`` for a ``--turns`` run; a chunk without them is not done).
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -223,7 +251,7 @@ def chunk_problem(folder: Path, games: int) -> str | None:
     record_path = folder / CHUNK_RECORD
     try:
         if not record_path.exists():
-            for name in TABLES:
+            for name in tables:
                 meta = pq.read_metadata(folder / f"{name}.parquet")
                 if name == "matches" and meta.num_rows != games:
                     return f"matches.parquet holds {meta.num_rows} rows, expected {games}"
@@ -232,8 +260,8 @@ def chunk_problem(folder: Path, games: int) -> str | None:
         if not isinstance(record, dict) or record.get("games") != games:
             return f"{CHUNK_RECORD} does not describe {games} games"
         files = record.get("files")
-        if not isinstance(files, dict) or set(files) != {f"{n}.parquet" for n in TABLES}:
-            return f"{CHUNK_RECORD} does not list the three tables"
+        if not isinstance(files, dict) or set(files) != {f"{n}.parquet" for n in tables}:
+            return f"{CHUNK_RECORD} does not list the tables {', '.join(tables)}"
         for file, want in files.items():
             path = folder / file
             if not path.exists():
@@ -250,7 +278,9 @@ def chunk_problem(folder: Path, games: int) -> str | None:
     return None
 
 
-def done_chunks(out: Path, chunks: Mapping[str, int] | None = None) -> set[str]:
+def done_chunks(
+    out: Path, chunks: Mapping[str, int] | None = None, tables: Sequence[str] = TABLES
+) -> set[str]:
     """Names of the chunks already written and intact.
 
     With ``chunks`` (the plan: chunk name -> its games), each planned chunk folder is checked
@@ -263,17 +293,19 @@ def done_chunks(out: Path, chunks: Mapping[str, int] | None = None) -> set[str]:
     names = {p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".tmp-")}
     if chunks is None:
         return names
-    return {c for c, games in chunks.items() if c in names and chunk_problem(folder / c, games) is None}
+    return {
+        c for c, games in chunks.items() if c in names and chunk_problem(folder / c, games, tables) is None
+    }
 
 
-def damaged_chunks(out: Path, chunks: Mapping[str, int]) -> list[str]:
+def damaged_chunks(out: Path, chunks: Mapping[str, int], tables: Sequence[str] = TABLES) -> list[str]:
     """``name: why`` for each planned chunk folder (name -> games) that exists but fails
-    ``chunk_problem``."""
+    ``chunk_problem`` (for the run's ``tables``)."""
     folder = out / "chunks"
     found = []
     for name, games in chunks.items():
         if (folder / name).is_dir():
-            why = chunk_problem(folder / name, games)
+            why = chunk_problem(folder / name, games, tables)
             if why:
                 found.append(f"{name}: {why}")
     return found
@@ -304,13 +336,14 @@ def _alive(pid: int) -> bool:
 
 
 def merge_chunks(out: Path, chunks: Sequence[str], schema: Mapping[str, Any]) -> list[dict]:
-    """Stream every chunk (by name, in plan order) into the three Parquet files; return the fault list.
+    """Stream every chunk (by name, in plan order) into one Parquet file per table of ``schema`` (the
+    three, and ``turns`` for a ``--turns`` run); return the fault list.
 
     Row groups hold ``ROW_GROUP`` rows whatever the chunk size, so the files are byte-identical
     for any jobs, chunk size or backend. Memory holds at most one row group per table.
     """
     faults: list[dict] = []
-    for name in TABLES:
+    for name in schema:
         tmp = out / f".{name}.parquet.tmp"
         try:
             faults += _merge_table(out, name, chunks, schema[name], tmp)
@@ -459,14 +492,22 @@ def discard(out: Path, created: Path | None) -> None:
 
 def write_summary(out: Path, data: dict[str, Any] | None = None) -> tuple[Any, Any]:
     """Write ``summary.csv`` (one row per cell) and ``summary_bots.csv`` (per cell and bot) for a
-    finished run; return both frames. ``data`` is ``load_results(out)`` when the caller has it."""
+    finished run, and ``ratings.csv`` (``rummisim.stats.ratings``) when a cell has two or more
+    distinct bots (else a stale one is removed); return the two summary frames. ``data`` is
+    ``load_results(out)`` when the caller has it."""
     from rummisim import stats
 
     data = data or load_results(out)
     keys = tuple(data["manifest"]["experiment"]["sweep_keys"])
     summary = stats.summarize(data["games"], data["seats"], data["matches"], keys=keys)
     bots = stats.summary_bots(data["seats"], data["games"], keys=keys)
-    for name, frame in (("summary", summary), ("summary_bots", bots)):
+    ratings = stats.ratings(data["seats"], data["games"], keys=keys)
+    files = [("summary", summary), ("summary_bots", bots)]
+    if ratings.empty:
+        (out / "ratings.csv").unlink(missing_ok=True)
+    else:
+        files.append(("ratings", ratings))
+    for name, frame in files:
         tmp = out / f".{name}.csv.tmp"
         try:
             frame.to_csv(tmp, index=False)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import yaml
 
@@ -17,6 +19,7 @@ from rummisim.experiment import (
     load_experiment,
 )
 from rummisim.profile import BUILTIN_PROFILE_DIR
+from rummisim.runner import run_experiment
 
 BASE = {
     "name": "t",
@@ -203,3 +206,87 @@ def test_cli_bad_experiment_files_exit_2_with_one_line(tmp_path, capsys):
         assert err[0].startswith("rummisim: error: ") and str(path) in err[0], err
     assert main(["run", str(tmp_path / "missing.yaml")]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+# ----- league lineups ---------------------------------------------------------------------------
+
+POOL = ["greedy", "value", "conservative", "beginner", "baseline", "random"]
+
+
+def test_a_league_plays_every_subset_of_the_pool_with_seats_rotated():
+    exp = experiment_from_dict(spec(games=6, lineups={"pool": POOL, "seats": 4}), "league.yaml")
+    lineups = [tuple(c.lineup) for c in exp.cells]
+    assert len(lineups) == 15 == len(set(lineups))  # 6 choose 4
+    assert lineups == list(itertools.combinations(POOL, 4))  # in pool order
+    assert lineups[0] == ("greedy", "value", "conservative", "beginner")
+    assert exp.cells[-1].label == "conservative + beginner + baseline + random"
+    # four different bots: every deal in all four rotations, so games round up to whole rotations
+    assert {exp.rotations(c) for c in exp.cells} == {4} and exp.games == 8
+    with_params = {"name": "conservative", "params": {"min_play": 2}}
+    exp = experiment_from_dict(spec(lineups={"pool": ["greedy", with_params, "value"], "seats": 2}), "l.yaml")
+    assert [c.label for c in exp.cells] == [
+        "greedy + conservative(min_play=2)",
+        "greedy + value",
+        "conservative(min_play=2) + value",
+    ]
+
+
+def test_league_subsets_play_paired_deals_in_every_rotation(tmp_path):
+    league = {"pool": ["greedy", "random", "baseline"], "seats": 2}
+    exp = experiment_from_dict(spec(games=4, lineups=league), "league.yaml")
+    run_experiment(exp, tmp_path / "run", progress=False)
+    seats = pd.read_parquet(tmp_path / "run" / "seats.parquet")
+    by_cell = seats.groupby("cell")["lineup"].first().tolist()
+    assert by_cell == ["greedy,random", "greedy,baseline", "random,baseline"]
+    first = seats[seats["round"] == 0]
+    for (_cell, game), table in first.groupby(["cell", "game"]):
+        slots = table.sort_values("seat")["slot"].tolist()
+        assert slots == ([0, 1] if game % 2 == 0 else [1, 0])  # game g: rotated g % 2 seats
+    # game g is the same deal (seed) in every subset
+    seeds = first.groupby("game")["seed"].nunique()
+    assert (seeds == 1).all() and len(seeds) == 4
+    assert first.groupby("game")["deal"].first().tolist() == [0, 0, 1, 1]
+
+
+@pytest.mark.parametrize(
+    ("league", "fragments"),
+    [
+        ({"pool": POOL, "seat": 4}, ["unknown key 'lineups.seat'", "valid keys: pool, seats"]),
+        ({"pool": POOL}, ["missing required key 'lineups.seats'"]),
+        ({"pool": ["greedy"], "seats": 2}, ["key 'lineups.pool'", "at least 2"]),
+        ({"pool": POOL, "seats": 1}, ["key 'lineups.seats'", "greater than or equal to 2"]),
+        ({"pool": POOL, "seats": "4"}, ["key 'lineups.seats'", "valid integer"]),
+        ({"pool": ["greedy", "value"], "seats": 3}, ["key 'lineups.seats'", "3 seats", "the pool has 2"]),
+        ({"pool": POOL, "seats": 6}, ["6 seats", "2..4 players"]),
+        ({"pool": ["greedy", "wizard"], "seats": 2}, ["lineups.pool[1]", "unknown bot 'wizard'", "greedy"]),
+        ({"pool": ["greedy", {"nme": "value"}], "seats": 2}, ["unknown key 'lineups.pool[1].nme'", "name"]),
+        (
+            {"pool": ["greedy", {"name": "conservative", "params": {"min_plays": 2}}], "seats": 2},
+            ["lineups.pool[1]", "unknown parameter 'min_plays'", "min_play"],
+        ),
+        (
+            {"pool": ["greedy", "value", "greedy"], "seats": 2},
+            ["lineups.pool[2]", "'greedy' is already", "[0]"],
+        ),
+        (
+            {"pool": [f"conservative(min_play={n})" for n in range(1, 31)], "seats": 4},
+            ["key 'lineups'", "27405 lineups", "over the limit"],
+        ),
+    ],
+)
+def test_bad_leagues_raise_one_line_errors(league, fragments):
+    with pytest.raises(ExperimentError) as info:
+        experiment_from_dict(spec(lineups=league), "exp.yaml")
+    message = str(info.value)
+    assert "\n" not in message and message.startswith("exp.yaml")
+    for fragment in fragments:
+        assert fragment in message, message
+
+
+def test_cli_bad_league_exits_2_with_one_line(tmp_path, capsys):
+    path = tmp_path / "league.yaml"
+    path.write_text(yaml.safe_dump(spec(lineups={"pool": ["greedy", "value"], "seats": 3})))
+    assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(path) in err[0] and "lineups.seats" in err[0], err
+    assert not (tmp_path / "out").exists()

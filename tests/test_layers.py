@@ -15,14 +15,15 @@ LAYERS = [
     {"tiles", "validation", "schema"},
     {"profile", "geometry"},  # geometry: where runs may lie (the wrap)
     {"rules"},  # sets -> jokers -> moves: set validity, joker rules, validate_move
-    {"melds", "contract"},  # table notation and the catalogue; the bot contract
+    {"melds", "contract", "events"},  # table notation and the catalogue; the bot contract; game events
     {"moves"},  # re-exports of the contract's actions and the rules
     {"solver"},
     {"referee"},  # legal_play: the solver as the referee of must-play
-    {"engine", "bots"},  # neither imports the other
-    {"api", "experiment", "stats"},
+    {"engine", "bots", "gamelog"},  # neither imports the other; gamelog: events <-> JSON lines
+    {"api", "experiment", "stats", "replay"},  # replay: a game log checked against the rules
     {"store", "plots"},
     {"runner", "report"},
+    {"tune"},  # rummisim tune: Optuna studies over the runner's chunks
     {"cli"},
     {"__init__", "__main__"},
 ]

@@ -28,11 +28,20 @@ RUNS = {
         "lineups": [["conservative", "baseline", "baseline", "baseline"]],
         "sweep": {"conservative.min_play": [1, 2], "conservative.dump_at": [0, 3]},
     },
+    "inside-a-game": {
+        "name": "inside-a-game",
+        "seed": 5,
+        "games": 4,
+        "profiles": ["standard"],
+        "lineups": [["greedy", "value", "conservative", "beginner"]],
+        "turns": True,
+    },
 }
 USES = {
     "compare_variants.ipynb": "variants",
     "first_player_advantage.ipynb": "variants",
     "tune_bots.ipynb": "bot-tuning",
+    "inside_a_game.ipynb": "inside-a-game",
 }
 
 

@@ -60,8 +60,8 @@ def test_a_run_writes_the_declared_schema(tmp_path):
         "lineups": [["greedy", "beginner"]],
         "sweep": {"jokers.penalty": [30]},
     }
-    run_experiment(experiment_from_dict(spec), tmp_path / "run", summarize=False)
-    for table in Table:
+    run_experiment(experiment_from_dict(spec), tmp_path / "run", summarize=False, turns=True)
+    for table in Table:  # turns.parquet too: written with turns=True
         written = pq.read_schema(tmp_path / "run" / f"{table}.parquet")
         assert written.names == list(schema.column_names(table, ["jokers.penalty"]))
         assert written.remove_metadata().equals(schema.arrow_schema(table, {"jokers.penalty": "int64"}))

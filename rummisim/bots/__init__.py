@@ -12,11 +12,15 @@ without rearrangement), ``greedy`` (most tiles), ``value`` (most points) and
 ``conservative`` (holds tiles back; parameters ``keep_jokers``, ``min_play``,
 ``dump_at``, ``open_margin``). A new bot is a module here with a ``Bot``
 subclass, registered below with ``register``.
+
+A bot from outside the package is named in a spec by its class path
+(``package.module:ClassName``) or by an entry point in the group ``rummisim.bots``
+(``rummisim.bots.loading``); ``docs/bot-contract.md`` is the contract.
 """
 
 from __future__ import annotations
 
-from rummisim.bots.base import Bot, BotError
+from rummisim.bots.base import Bot, BotError, BotParams
 from rummisim.bots.baseline import BaselineBot
 from rummisim.bots.beginner import BeginnerBot
 from rummisim.bots.conservative import ConservativeBot
@@ -32,6 +36,7 @@ from rummisim.bots.registry import (
     parse_bot_spec,
     parse_spec,
     register,
+    resolve_bot,
     split_bot_specs,
     validate_spec,
 )
@@ -46,6 +51,7 @@ __all__ = [
     "BeginnerBot",
     "Bot",
     "BotError",
+    "BotParams",
     "BotSpec",
     "ConservativeBot",
     "GreedyBot",
@@ -58,6 +64,7 @@ __all__ = [
     "parse_bot_spec",
     "parse_spec",
     "register",
+    "resolve_bot",
     "split_bot_specs",
     "validate_spec",
 ]

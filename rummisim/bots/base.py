@@ -17,7 +17,12 @@ class BotError(ValueError):
     """A bot name or parameter that is not valid."""
 
 
-class NoParams(StrictModel):
+class BotParams(StrictModel):
+    """The base of a bot's ``Params`` model: unknown parameters are errors, values are not
+    coerced (``min_play: "2"`` is refused), instances are frozen."""
+
+
+class NoParams(BotParams):
     """A bot without parameters: any parameter is an error."""
 
 
@@ -33,14 +38,22 @@ class Bot:
         self.params = params
 
     @classmethod
-    def validate_params(cls, params: dict[str, Any]) -> BaseModel:
+    def validate_params(cls, params: dict[str, Any], *, spec_name: str | None = None) -> BaseModel:
+        """``params`` as the bot's ``Params`` model, or one ``BotError`` line naming the bot
+        (``spec_name``: the name it was asked for by, default ``cls.name``). An unknown parameter
+        is an error even when ``Params`` does not forbid extra keys."""
+        prefix = f"bot {spec_name or cls.name!r}"
+        valid = ", ".join(cls.Params.model_fields) or "(none)"
+        unknown = [key for key in params if key not in cls.Params.model_fields]
+        if unknown:
+            extra = {"type": "extra_forbidden"}
+            raise BotError(describe_error(extra, prefix, str(unknown[0]), valid, noun="parameter"))
         try:
             return cls.Params.model_validate(params)
         except ValidationError as exc:
             err = exc.errors()[0]
             key = ".".join(str(p) for p in err["loc"]) or "params"
-            valid = ", ".join(cls.Params.model_fields) or "(none)"
-            raise BotError(describe_error(err, f"bot {cls.name!r}", key, valid, noun="parameter")) from None
+            raise BotError(describe_error(err, prefix, key, valid, noun="parameter")) from None
 
     def act(self, view: TurnView) -> Action:  # pragma: no cover - interface
         raise NotImplementedError

@@ -5,8 +5,14 @@ A bot spec is a name (``"greedy"``), the one text grammar ``NAME(key=value,...)`
 ``{name: conservative, params: {min_play: 2}}`` or a ``BotSpec``. The CLI, the
 experiment loader, the runner and the tests all go through these functions:
 
+- the name is a registered bot (``BOTS``), a class path ``package.module:ClassName`` or
+  the name of an entry point in the group ``rummisim.bots`` (``resolve_bot``; the last two
+  are imported by ``rummisim.bots.loading``, in whichever process builds the bot, so a spec
+  stays plain data that worker processes resolve themselves);
 - ``register(cls)``: add a bot class (a ``Bot`` subclass with a ``name`` and a
-  ``Params`` model) under its name; usable as a class decorator.
+  ``Params`` model) under its name; usable as a class decorator. A registration lives in
+  the process that made it: worker processes of a parallel run see only the built-in
+  bots, class paths and entry points.
 - ``validate_spec(spec) -> BotSpec``: the grammar, the name and the parameters,
   checked without building a bot (no profile needed); ``BotError`` otherwise.
 - ``build_lineup(specs, profile, rngs)``: one bot per seat.
@@ -23,10 +29,12 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from rummisim.bots import loading
 from rummisim.bots.base import Bot, BotError
 
 if TYPE_CHECKING:
     import numpy as np
+    from pydantic import BaseModel
 
     from rummisim.profile import RuleProfile
 
@@ -66,13 +74,39 @@ class BotSpec:
         return {"name": self.name, "params": dict(self.params)} if self.params else self.name
 
     def bot_class(self) -> type[Bot]:
-        if self.name not in BOTS:
-            raise BotError(f"unknown bot {self.name!r}; available: {', '.join(sorted(BOTS))}")
-        return BOTS[self.name]
+        """The class the name stands for (``resolve_bot``); ``BotError`` if none."""
+        return resolve_bot(self.name)
+
+    def validate_params(self) -> BaseModel:
+        """The parameters checked by the bot's ``Params`` model; ``BotError`` if not valid."""
+        return self.bot_class().validate_params(dict(self.params), spec_name=self.name)
 
     def __call__(self, profile: RuleProfile, rng: np.random.Generator) -> Bot:
-        cls = self.bot_class()
-        return cls(profile, rng, cls.validate_params(dict(self.params)))
+        return self.bot_class()(profile, rng, self.validate_params())
+
+
+def resolve_bot(name: str) -> type[Bot]:
+    """The bot class for a spec's name: a registered bot, else a ``package.module:ClassName``
+    class path, else an installed ``rummisim.bots`` entry point; ``BotError`` if none."""
+    if not isinstance(name, str):
+        raise BotError(f"a bot name is a string, got {name!r}")
+    if name in BOTS:
+        return BOTS[name]
+    if loading.is_class_path(name):
+        return loading.load_class_path(name)
+    found = loading.load_entry_point(name)
+    if found is None:
+        raise BotError(f"unknown bot {name!r}; available: {', '.join(available_bots())}")
+    return found
+
+
+def available_bots() -> list[str]:
+    """What a spec's name may be: the registered bots, the entry-point bots, and a class path."""
+    names = sorted(BOTS)
+    plugins = [name for name in loading.entry_point_names() if name not in BOTS]
+    if plugins:
+        names += [f"{name} (entry point)" for name in plugins]
+    return [*names, "or package.module:ClassName"]
 
 
 def parse_spec(spec: Spec | BotSpec) -> BotSpec:
@@ -93,7 +127,7 @@ def parse_spec(spec: Spec | BotSpec) -> BotSpec:
 def validate_spec(spec: Spec | BotSpec) -> BotSpec:
     """Check a bot spec's grammar, name and parameters; return it parsed, or raise ``BotError``."""
     parsed = parse_spec(spec)
-    parsed.bot_class().validate_params(dict(parsed.params))
+    parsed.validate_params()
     return parsed
 
 

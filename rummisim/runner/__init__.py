@@ -8,9 +8,13 @@ streamed, in a fixed order and fixed row groups, into ``games.parquet``, ``seats
 ``matches.parquet`` (the store, ``rummisim.store``); ``summary.csv`` and ``manifest.json`` follow
 (``run``).
 
-Modules: ``plan`` (seeds, rotations, chunks), ``rows`` (a chunk's games -> rows), ``backends``
-(joblib, dask), ``run`` (``run_experiment``). Reading a results folder belongs to
-``rummisim.store``; ``load_results`` is re-exported here for the public API.
+With ``--turns`` the workers also keep each game's event stream and build a fourth table from it,
+``turns.parquet`` (``turns``: one row per turn), which travels through the same chunks and merge.
+
+Modules: ``plan`` (seeds, rotations, chunks), ``rows`` (a chunk's games -> rows), ``turns`` (a
+game's events -> turn rows), ``backends`` (joblib, dask), ``run`` (``run_experiment``). Reading a
+results folder belongs to ``rummisim.store``; ``load_results`` is re-exported here for the public
+API.
 """
 
 from rummisim.runner.backends import check_backend

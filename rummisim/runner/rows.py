@@ -22,9 +22,11 @@ from rummisim.engine import GameRecord, RoundRecord, play_game
 from rummisim.experiment import Experiment
 from rummisim.profile import RuleProfile, profile_from_dict
 from rummisim.runner.plan import Chunk, game_seed, seat_lineup
+from rummisim.runner.turns import turn_rows
 from rummisim.schema import (
     GAME_IDENTITY,
     IDENTITY,
+    OPTIONAL_TABLES,
     EndReason,
     Table,
     arrow_schema,
@@ -141,10 +143,12 @@ def crash_rows(n: int, message: str) -> dict[Table, dict[str, Any]]:
     }  # fmt: skip
 
 
-def schemas(experiment: Experiment) -> dict[str, Any]:
-    """The Arrow schema of each output table (sweep-key columns typed from their values)."""
+def schemas(experiment: Experiment, turns: bool = False) -> dict[str, Any]:
+    """The Arrow schema of each output table (sweep-key columns typed from their values), in the
+    order they are merged; ``turns.parquet`` only with ``turns``. A chunk writes these tables."""
     key_types = {k: key_type([dict(c.keys).get(k) for c in experiment.cells]) for k in experiment.sweep_keys}
-    return {table.value: arrow_schema(table, key_types) for table in Table}
+    wanted = [t for t in Table if t not in OPTIONAL_TABLES or (turns and t == Table.TURNS)]
+    return {table.value: arrow_schema(table, key_types) for table in wanted}
 
 
 @functools.lru_cache(maxsize=64)
@@ -167,7 +171,10 @@ def _silence_native_stdout() -> None:
 
 
 def play_chunk(chunk: Chunk, schema: dict[str, Any]) -> dict[str, Any]:
-    """Play a chunk's games; return its games, seats and matches tables. Never raises for a game."""
+    """Play a chunk's games; return its games, seats and matches tables, and its turns table when
+    ``schema`` has one (``rummisim.runner.turns``; only then does the engine report its events).
+    Never raises for a game; a game whose engine crashed has no turn rows, as its games row says
+    0 turns."""
     import pyarrow as pa
 
     if chunk.parent_pid and os.getpid() != chunk.parent_pid:
@@ -192,8 +199,13 @@ def play_chunk(chunk: Chunk, schema: dict[str, Any]) -> dict[str, Any]:
         if game == chunk.start and list(ident) != identity:
             raise ValueError(f"identity columns {list(ident)} are not the declared {identity}")
         seats = seat_lineup(chunk.lineup, rotation)
+        events: list = []
         try:
-            record = play_game(profile, [parse_spec(s) for s in seats], seed)  # the engine seeds each bot
+            bots = [parse_spec(s) for s in seats]  # the engine seeds each bot
+            if Table.TURNS in rows:  # the engine reports events only when asked: no cost otherwise
+                record = play_game(profile, bots, seed, events=events.append)
+            else:
+                record = play_game(profile, bots, seed)
         except Exception as exc:  # noqa: BLE001 - a crashing game is data, not the end of the run
             where = traceback.extract_tb(exc.__traceback__)[-1]
             message = f"crash: {type(exc).__name__}: {exc} (at {Path(where.filename).name}:{where.lineno})"
@@ -203,6 +215,10 @@ def play_chunk(chunk: Chunk, schema: dict[str, Any]) -> dict[str, Any]:
                 _append(rows[table], row)
             continue
         _add_record(rows, ident, record, seats, rotation)
+        if events:
+            names, labels = [bot_name(s) for s in seats], [bot_label(s) for s in seats]
+            for row in turn_rows(events, profile.tileset, names, labels):
+                _append(rows[Table.TURNS], {**ident, **row})
     return {name: pa.table(rows[name], schema=schema[name]) for name in schema}
 
 

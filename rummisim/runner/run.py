@@ -109,6 +109,7 @@ def run_experiment(
     progress: bool | None = None,
     summarize: bool = True,
     on_start: Callable[[int, int], None] | None = None,
+    turns: bool | None = None,
 ) -> RunResult:
     """Play every missing chunk of ``experiment`` into ``out`` and merge the results.
 
@@ -118,7 +119,9 @@ def run_experiment(
     stderr is a terminal. A ``KeyboardInterrupt`` leaves every finished chunk on disk and returns
     ``interrupted=True``; a fresh run stopped or failing before its first chunk leaves nothing.
     ``on_start(workers, chunks_to_play)`` is called once every check has passed and the folder
-    exists, before the first game.
+    exists, before the first game. ``turns=True`` (``--turns``; ``None``: the experiment's
+    ``turns:``, default false) also writes ``turns.parquet``, one row per turn, through the same
+    chunks; a resume keeps the setting the run was started with.
     """
     from tqdm import tqdm
 
@@ -128,12 +131,14 @@ def run_experiment(
         raise ExperimentError(f"--jobs: expected a whole number of workers >= 1, got {jobs!r}")
     check_backend(backend, scheduler)
     size, previous = prepare_out(out, experiment, chunk_size, resume)
+    turns = turns_setting(out, experiment, turns, previous)
     chunks = plan_chunks(experiment, size)
-    schema = schemas(experiment)
+    schema = schemas(experiment, turns)
+    tables = tuple(schema)  # what every chunk of this run holds
     if previous is not None:
         remove_stale_temps(out)
-    replayed = tuple(damaged_chunks(out, chunk_games(chunks))) if previous is not None else ()
-    done = done_chunks(out, chunk_games(chunks))
+    replayed = tuple(damaged_chunks(out, chunk_games(chunks), tables)) if previous is not None else ()
+    done = done_chunks(out, chunk_games(chunks), tables)
     todo = [c for c in chunks if c.name not in done]
     total = sum(c.stop - c.start for c in chunks)
     already = total - sum(c.stop - c.start for c in todo)
@@ -154,6 +159,7 @@ def run_experiment(
                 "spec": experiment.spec,
                 "profiles": {c.profile.digest: c.profile.to_dict() for c in experiment.cells},
                 "plan": plan_record(experiment, size),
+                "turns": turns,
                 "package_version": package_version(),
                 "git_commit": git_commit(),
                 "python": sys.version.split()[0],
@@ -244,6 +250,26 @@ def run_experiment(
         out, total, total, played, manifest["faults"]["games"], _elapsed(started),
         workers=workers if todo else 0, replayed=replayed,
     )  # fmt: skip
+
+
+def turns_setting(out: Path, experiment: Experiment, turns: bool | None, previous: dict | None) -> bool:
+    """Does the run write ``turns.parquet``? ``turns`` when given, else the experiment's ``turns:``.
+    A resume keeps what its manifest says the run was started with, and refuses a change: the
+    chunks already written hold turn rows or do not."""
+    wanted = experiment.turns if turns is None else turns
+    if previous is None:
+        return wanted
+    saved = previous.get("turns") is True
+    if wanted == saved or (turns is None and not experiment.turns):
+        return saved
+    if saved:
+        raise ExperimentError(
+            f"--turns: {out} was started with --turns; resume it with --turns (or without the option)"
+        )
+    raise ExperimentError(
+        f"--turns: {out} was started without --turns, so its chunks hold no turn rows; "
+        "resume it without --turns (and without turns: in the experiment), or rerun into a new --out"
+    )
 
 
 def _play_chunk_named(chunk: Chunk, schema) -> tuple[str, dict[str, Any]]:

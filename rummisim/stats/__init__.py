@@ -2,7 +2,8 @@
 
 ``estimators`` holds the generic estimators (proportions with Wilson intervals, bootstrap intervals,
 quantiles, paired differences, Holm); ``summaries`` the domain summaries built on them (win rates by
-bot and seat, the first-seat edge, ``summarize`` and ``summary_bots``). Everything public is
+bot and seat, the first-seat edge, ``summarize`` and ``summary_bots``); ``ratings`` the bots'
+Plackett-Luce ratings and their Bradley-Terry cross-check (``ratings.csv``). Everything public is
 re-exported here: ``from rummisim import stats; stats.summarize(...)``.
 """
 
@@ -18,6 +19,14 @@ from rummisim.stats.estimators import (
     rate,
     sign_flip_test,
     wilson_interval,
+)
+from rummisim.stats.ratings import (
+    bradley_terry,
+    finish_ranks,
+    pairwise_results,
+    plackett_luce,
+    rating_agreement,
+    ratings,
 )
 from rummisim.stats.summaries import (
     CELL_COLUMNS,
@@ -39,15 +48,21 @@ __all__ = [
     "ROUND_KEYS",
     "SeedLike",
     "bootstrap_ci",
+    "bradley_terry",
     "compare_cells",
     "compare_pairs",
     "completed",
     "describe",
+    "finish_ranks",
     "first_seat_advantage",
     "holm_adjust",
     "paired_difference",
+    "pairwise_results",
+    "plackett_luce",
     "quantile_column",
     "rate",
+    "rating_agreement",
+    "ratings",
     "seat_win_rates",
     "sign_flip_test",
     "summarize",

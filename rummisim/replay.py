@@ -1,0 +1,563 @@
+"""Replay checking: a game log re-validated against its profile's rules, trusting nothing in it.
+
+``replay(records)`` takes the records of a log (``(line number, dict)`` pairs, as
+``rummisim.gamelog.read_records`` yields them) and rebuilds the game from its deals:
+
+- the deal is the profile's tile set exactly (every rack ``rack_size`` tiles, the discard
+  pile's first tile, the pool; tiles conserved), and the first player is the one the
+  profile allows (``first_player: rotate``);
+- turns come in order, each seat in its turn, and follow the profile's turn flow: one play,
+  draw, discard take or pass; a play after drawing only under ``turn.play_after_draw``; a
+  discard exactly when the profile asks for one; a pass only on an empty pool; no draw or
+  pass while a legal play exists under ``turn.must_play_if_able`` (``rummisim.referee``),
+  unless a fault or a timeout came first (the engine's fallbacks);
+- every draw is the pool's next tiles when the deal lists the pool's order, or else tiles
+  not seen yet (a transcript of a human game), as many as the profile draws;
+- every play passes ``rummisim.rules.validate_move`` with the seat's opening state (so an
+  opening meets the initial meld's rules), and says so when it opens;
+- faults and timeouts are allowed events (after a timeout the seat draws
+  ``time_limit.timeout_draw`` tiles, or plays under ``on_timeout: best_found``);
+- a round ends exactly when the engine's rules end it (an empty rack, the pool-empty rules,
+  the turn cap), with the winner, scores and racks ``rummisim.engine`` computes; the match
+  ends when its rules say, with the recomputed totals and winner.
+
+The first illegal or inconsistent record raises ``ReplayError`` with its line number.
+Pure: the command line reads the file (``rummisim replay``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rummisim import events as ev
+from rummisim.engine import match_over, match_winner, pool_empty_winner, pool_round_over, score_round
+from rummisim.gamelog import Header, LogError, describe, from_dict, read_header
+from rummisim.melds import Meld
+from rummisim.profile import RuleProfile
+from rummisim.referee import legal_play
+from rummisim.rules import IllegalMove, validate_move
+from rummisim.schema import EndReason
+from rummisim.tiles import format_tiles
+
+
+class ReplayError(LogError):
+    """The first record that breaks the rules or contradicts the game so far (``line``: 1-based)."""
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a checked log holds."""
+
+    header: Header
+    rounds: int
+    turns: int
+    plays: int
+    faults: int
+    timeouts: int
+    scores: tuple[int, ...]
+    winner: int
+    tied: bool
+    capped: bool
+    pool_order: bool  # every deal listed the pool's order (so every draw was checked against it)
+
+
+def replay(
+    records: Iterable[tuple[int, Mapping[str, Any]]],
+    resolve: Callable[[str], RuleProfile] | None = None,
+) -> Summary:
+    """Check a log from its first record to ``game_end``; ``ReplayError`` at the first problem.
+
+    ``resolve`` loads a profile a hand-written header names instead of listing it in full.
+    """
+    checker: _Checker | None = None
+    last = 0
+    for line, record in records:
+        last = line
+        try:
+            if checker is None:
+                head = read_header(record, resolve)
+                if head.view is not None:
+                    raise ReplayError(
+                        line,
+                        f"this log is seat {head.view}'s view (hidden tiles are counts); "
+                        "a replay needs the full log",
+                    )
+                checker = _Checker(head)
+                continue
+            checker.step(record)
+        except LogError as exc:
+            raise ReplayError(line, exc.message) from None
+        except IllegalMove as exc:  # pragma: no cover - the checker names the record itself
+            raise ReplayError(line, f"{describe(record)}: {exc}") from None
+    if checker is None:
+        raise ReplayError(max(last, 1), "the log is empty: no header")
+    if not checker.done:
+        raise ReplayError(last, f"the log ends without game_end ({checker.where()}; a truncated file?)")
+    return checker.summary()
+
+
+def _fail(message: str) -> LogError:
+    return LogError(None, message)
+
+
+class _Checker:
+    """The game rebuilt from the log, record by record (the rules' view of it, not the logger's)."""
+
+    def __init__(self, head: Header):
+        self.head = head
+        self.profile = head.profile
+        self.ts = head.profile.tileset
+        self.n = len(head.bots)
+        self.done = False
+        self.expect = "deal"  # deal | turn | game_end
+        self.round = -1
+        self.round_winners: list[int] = []
+        self.totals = [0] * self.n
+        self.positive = [0] * self.n
+        self.capped = False
+        self.turns = self.plays = self.faults = self.timeouts = 0
+        self.pool_order = True
+        self.turn_open = False
+        self.t_main: str | None = None  # this turn's action: play | draw | take_discard | pass
+        self.t_discarded = False
+        self.t_timeout = False
+
+    # ----- where we are ---------------------------------------------------------------------
+
+    def where(self) -> str:
+        if self.expect == "deal":
+            return f"{len(self.round_winners)} round(s) played"
+        if self.expect == "game_end":
+            return "the match is over"
+        return f"round {self.round}, turn {self.turn}"
+
+    def fmt(self, tiles: Iterable[int]) -> str:
+        return format_tiles(sorted(tiles), self.ts) or "(none)"
+
+    def pool_left(self) -> int:
+        return sum(self.unseen.values())
+
+    def summary(self) -> Summary:
+        winner, tied = match_winner(self.profile, self.totals, self.positive, self.round_winners)
+        return Summary(
+            self.head,
+            len(self.round_winners),
+            self.turns,
+            self.plays,
+            self.faults,
+            self.timeouts,
+            tuple(self.totals),
+            winner,
+            tied,
+            self.capped,
+            self.pool_order,
+        )
+
+    # ----- dispatch -------------------------------------------------------------------------
+
+    def step(self, record: Mapping[str, Any]) -> None:
+        kind = record.get("type")
+        what = describe(record)
+        if kind == "header":
+            raise _fail("a second header")
+        if self.done:
+            raise _fail(f"{what} after game_end")
+        event = from_dict(record, self.profile)
+        if isinstance(event, ev.Dealt):
+            self.deal(event, record, what)
+        elif isinstance(event, ev.RoundEnded):
+            self.round_end(event, record, what)
+        elif isinstance(event, ev.GameEnded):
+            self.game_end(event, record, what)
+        else:
+            self.turn_event(event, record, what)
+
+    # ----- the deal ---------------------------------------------------------------------------
+
+    def deal(self, event: ev.Dealt, record: Mapping[str, Any], what: str) -> None:
+        profile, ts, n = self.profile, self.ts, self.n
+        if self.expect == "turn":
+            raise _fail(f"{what}: round {self.round} has not ended (no round_end)")
+        if self.expect == "game_end":
+            raise _fail(f"{what}: the match is over (game_end expected)")
+        index = len(self.round_winners)
+        if event.round_index != index:
+            raise _fail(f"{what}: expected round {index}")
+        if not 0 <= event.first_player < n:
+            raise _fail(f"{what}: first player {event.first_player} is not a seat 0..{n - 1}")
+        if profile.first_player == "rotate" and event.first_player != index % n:
+            raise _fail(
+                f"{what}: seat {index % n} starts round {index} (first_player: rotate), "
+                f"not seat {event.first_player}"
+            )
+        if len(event.racks) != n:
+            raise _fail(f"{what}: {len(event.racks)} racks for {n} seats")
+        for seat, rack in enumerate(event.racks):
+            if len(rack) != profile.rack_size:
+                raise _fail(
+                    f"{what}: seat {seat} is dealt {len(rack)} tiles; the profile deals {profile.rack_size}"
+                )
+        wanted = 1 if profile.discard_pile else 0
+        if len(event.discard) != wanted:
+            raise _fail(
+                f"{what}: the discard pile starts with {len(event.discard)} tile(s); "
+                f"the profile turns up {wanted} (discard_pile: {str(profile.discard_pile).lower()})"
+            )
+        has_pool = record.get("pool") is not None
+        dealt = [t for rack in event.racks for t in rack] + list(event.discard)
+        held = Counter(dealt + (list(event.pool) if has_pool else []))
+        full = Counter(ts.all_tiles())
+        over = sorted(code for code in held if held[code] > full[code])
+        if over:
+            code = over[0]
+            raise _fail(
+                f"{what}: {held[code]} x {ts.format_tile(code)} in the deal, "
+                f"but the tile set has {full[code]} (tiles not conserved)"
+            )
+        if has_pool and held != full:
+            missing = sorted((full - held).elements())
+            raise _fail(f"{what}: tiles missing from the deal: {self.fmt(missing)} (tiles not conserved)")
+        self.round = index
+        self.first = event.first_player
+        self.racks = [list(rack) for rack in event.racks]
+        self.unseen = full - Counter(dealt)  # the pool as a multiset
+        self.pool: list[int] | None = list(event.pool) if has_pool else None
+        self.pool_order = self.pool_order and has_pool
+        self.drawn = 0
+        self.discard = list(event.discard)
+        self.table: tuple[Meld, ...] = ()
+        self.opened = [False] * n
+        self.turn = 0
+        self.seat = (self.first - 1) % n  # the seat of the turn before the first
+        self.turn_open = False
+        self.passes = 0
+        self.ended: EndReason | None = None
+        self.expect = "turn"
+
+    # ----- turns ----------------------------------------------------------------------------------
+
+    def turn_event(self, event: Any, record: Mapping[str, Any], what: str) -> None:
+        if self.expect == "deal":
+            raise _fail(f"{what}: no round is being played (deal expected)")
+        if self.expect == "game_end":
+            raise _fail(f"{what}: the match is over (game_end expected)")
+        if event.round_index != self.round:
+            raise _fail(f"{what}: round {event.round_index}, but round {self.round} is being played")
+        if not (self.turn_open and event.turn == self.turn):
+            self.start_turn(event.turn, event.seat, what)
+        elif event.seat != self.seat:
+            raise _fail(f"{what}: turn {self.turn} is seat {self.seat}'s")
+        if self.t_discarded and not isinstance(event, ev.TurnEnded):
+            raise _fail(f"{what}: turn {self.turn} already ended with the discard")
+        seat = self.seat
+        if isinstance(event, ev.Faulted):
+            self.t_faults.append(event.rule)
+            self.faults += 1
+        elif isinstance(event, ev.TimedOut):
+            if self.t_main is not None or self.t_timeout:
+                raise _fail(f"{what}: a timeout comes before the turn's action, once")
+            self.t_timeout = True
+            self.timeouts += 1
+        elif isinstance(event, ev.Drew):
+            self.draw(seat, event.tiles, what)
+        elif isinstance(event, ev.Passed):
+            self.pass_turn(seat, what)
+        elif isinstance(event, ev.TookDiscard):
+            self.take_discard(seat, event.tile, what)
+        elif isinstance(event, ev.Played):
+            self.play(seat, event, record, what)
+        elif isinstance(event, ev.Discarded):
+            self.discard_tile(seat, event.tile, what)
+        else:
+            self.turn_end(event, record, what)
+
+    def start_turn(self, turn: int, seat: int, what: str) -> None:
+        if self.turn_open:
+            self.end_turn()
+        if self.ended is not None:
+            raise _fail(
+                f"{what}: the round is over after turn {self.turn} ({self.ended}); round_end expected"
+            )
+        if turn != self.turn + 1:
+            raise _fail(f"{what}: turn {turn}, but the next turn is {self.turn + 1}")
+        expected = (self.seat + 1) % self.n
+        if seat != expected:
+            raise _fail(f"{what}: turn {turn} is seat {expected}'s")
+        self.turn, self.seat = turn, seat
+        self.turns += 1
+        self.turn_open = True
+        self.t_main = None
+        self.t_drew = False
+        self.t_played: list[int] = []
+        self.t_timeout = False
+        self.t_faults: list[str] = []
+        self.t_discarded = False
+        self.t_pool_was_empty = self.pool_left() == 0
+        self.t_rack_before = sorted(self.racks[seat])
+        self.t_opened_before = self.opened[seat]
+
+    def must_play_check(self, seat: int, what: str) -> None:
+        """Under ``turn.must_play_if_able`` a seat with a legal play may not draw or pass (the
+        engine's fallbacks after a fault or a timeout draw without asking)."""
+        if not self.profile.turn.must_play_if_able or self.t_faults or self.t_timeout:
+            return
+        best = legal_play(self.profile, self.racks[seat], self.table, opened=self.opened[seat])
+        if best.is_play:
+            raise _fail(
+                f"{what}: the seat can play ({self.fmt(best.played)}) and must (turn.must_play_if_able)"
+            )
+
+    def main_action(self, what: str, action: str) -> None:
+        if self.t_main is not None:
+            raise _fail(f"{what}: the seat already chose its action this turn ({self.t_main})")
+        self.t_main = action
+
+    def draw(self, seat: int, tiles: tuple[int, ...], what: str) -> None:
+        self.main_action(what, "draw")
+        limit = self.profile.time_limit
+        rule, count = "turn.draw_count", self.profile.turn.draw_count
+        if self.t_timeout:  # the timeout's draw; under best_found an illegal best play is a fault,
+            # and then the seat draws as any seat whose play failed
+            rule, count = "time_limit.timeout_draw", limit.timeout_draw
+        fallback = self.t_timeout and limit.on_timeout == "best_found" and bool(self.t_faults)
+        due = min(count, self.pool_left())
+        if fallback and len(tiles) == min(self.profile.turn.draw_count, self.pool_left()):
+            due = len(tiles)
+        if due == 0:
+            raise _fail(f"{what}: nothing to draw (pool {self.pool_left()}); the turn is a pass")
+        if len(tiles) != due:
+            raise _fail(f"{what}: drew {len(tiles)} tile(s); the profile draws {due} ({rule}: {count})")
+        self.must_play_check(seat, what)
+        if self.pool is not None:
+            nxt = self.pool[self.drawn : self.drawn + due]
+            if list(tiles) != nxt:
+                raise _fail(
+                    f"{what}: drew {format_tiles(tiles, self.ts)}, but the pool's next tile(s) are "
+                    f"{format_tiles(nxt, self.ts)}"
+                )
+        self.take_from_pool(tiles, what)
+        self.drawn += due
+        self.racks[seat].extend(tiles)
+        self.t_drew = True
+
+    def take_from_pool(self, tiles: tuple[int, ...], what: str) -> None:
+        need = Counter(tiles)
+        for code, k in need.items():
+            if self.unseen[code] < k:
+                raise _fail(f"{what}: {self.ts.format_tile(code)} is not in the pool (every copy is seen)")
+        self.unseen -= need
+
+    def pass_turn(self, seat: int, what: str) -> None:
+        self.main_action(what, "pass")
+        if self.pool_left() and not (self.t_timeout and self.profile.time_limit.timeout_draw == 0):
+            raise _fail(f"{what}: the pool has {self.pool_left()} tile(s); a seat that does not play draws")
+        self.must_play_check(seat, what)
+
+    def take_discard(self, seat: int, tile: int, what: str) -> None:
+        if not self.profile.discard_pile:
+            raise _fail(f"{what}: the profile has no discard pile")
+        self.main_action(what, "take_discard")
+        if self.t_timeout:
+            raise _fail(f"{what}: after a timeout the seat draws from the pool (time_limit.timeout_draw)")
+        if not self.discard:
+            raise _fail(f"{what}: the discard pile is empty")
+        if self.discard[-1] != tile:
+            raise _fail(
+                f"{what}: took {self.ts.format_tile(tile)}, but the top discard is "
+                f"{self.ts.format_tile(self.discard[-1])}"
+            )
+        self.must_play_check(seat, what)
+        self.discard.pop()
+        self.racks[seat].append(tile)
+        self.t_drew = True
+
+    def play(self, seat: int, event: ev.Played, record: Mapping[str, Any], what: str) -> None:
+        profile = self.profile
+        if self.t_main is None:
+            phase = "start"
+            if self.t_timeout and profile.time_limit.on_timeout == "penalty":
+                raise _fail(
+                    f"{what}: after a timeout the seat draws (time_limit.on_timeout: penalty), "
+                    "it does not play"
+                )
+            self.t_main = "play"
+        elif self.t_main in ("draw", "take_discard") and not self.t_played:
+            phase = "after_draw"
+            if not profile.turn.play_after_draw:
+                raise _fail(
+                    f"{what}: a seat that drew may not play in the same turn (turn.play_after_draw: false)"
+                )
+        else:
+            raise _fail(f"{what}: the seat already chose its action this turn ({self.t_main})")
+        if "phase" in record and event.phase != phase:
+            raise _fail(f"{what}: phase {event.phase!r}, but this play is in phase {phase!r}")
+        if event.forced and not profile.turn.must_play_if_able:
+            raise _fail(f"{what}: a forced play under a profile without turn.must_play_if_able")
+        rack = self.racks[seat]
+        try:
+            check = validate_move(
+                profile, self.table, tuple(rack), event.table, event.played, opened=self.opened[seat]
+            )
+        except IllegalMove as exc:
+            raise _fail(f"{what}: {exc.message} ({exc.rule})") from None
+        opens = check.opening_value is not None
+        if "opened" in record and event.opened != opens:
+            state = "is" if opens else "is not"
+            raise _fail(
+                f"{what}: 'opened' is {str(event.opened).lower()}, "
+                f"but the play {state} the seat's initial meld"
+            )
+        for tile in event.played:
+            rack.remove(tile)
+        self.table = event.table
+        self.opened[seat] = self.opened[seat] or opens
+        self.t_played.extend(event.played)
+        self.plays += 1
+
+    def discard_due(self) -> bool:
+        """The engine's rule (``_Round.discards``): a turn with a play ends with a discard, and so
+        does a turn that only drew under ``turn.discard: every_turn``; never a pass."""
+        return bool(self.t_played) or (self.t_drew and self.profile.turn.discard == "every_turn")
+
+    def discard_tile(self, seat: int, tile: int, what: str) -> None:
+        if not self.profile.discard_pile:
+            raise _fail(f"{what}: the profile has no discard pile")
+        if self.t_main is None:
+            raise _fail(f"{what}: a discard ends a turn; it comes after the play or draw")
+        if not self.discard_due():
+            why = "a pass" if self.t_main == "pass" else "a turn that only draws (turn.discard: after_play)"
+            raise _fail(f"{what}: {why} ends without a discard")
+        if tile not in self.racks[seat]:
+            raise _fail(f"{what}: {self.ts.format_tile(tile)} is not in the rack")
+        self.racks[seat].remove(tile)
+        self.discard.append(tile)
+        self.t_discarded = True
+
+    def turn_end(self, event: ev.TurnEnded, record: Mapping[str, Any], what: str) -> None:
+        """The logger's summary of the turn must agree with the turn replayed."""
+        seat = self.seat
+        if sorted(event.rack_before) != self.t_rack_before:
+            raise _fail(
+                f"{what}: rack_before {self.fmt(event.rack_before)}, "
+                f"but the rack was {self.fmt(self.t_rack_before)}"
+            )
+        if "opened_before" in record and event.opened_before != self.t_opened_before:
+            raise _fail(f"{what}: 'opened_before' disagrees with the plays replayed")
+        if Counter(event.played) != Counter(self.t_played):
+            raise _fail(
+                f"{what}: played {self.fmt(event.played)}, but the turn played {self.fmt(self.t_played)}"
+            )
+        for key, value, real in (
+            ("rack_after", event.rack_after, len(self.racks[seat])),
+            ("pool_size", event.pool_size, self.pool_left()),
+            ("table_tiles", event.table_tiles, sum(len(m) for m in self.table)),
+        ):
+            if value != real:
+                raise _fail(f"{what}: {key} {value}, but it is {real}")
+        self.end_turn()
+
+    def end_turn(self) -> None:
+        """Close the open turn: it had its action (and its discard when one is due); then does
+        the round end here, by the engine's rules?"""
+        seat, rack = self.seat, self.racks[self.seat]
+        where = f"turn {self.turn} (seat {seat})"
+        if self.t_main is None:
+            raise _fail(f"{where} ended without a play, a draw or a pass")
+        if self.profile.discard_pile and rack and self.discard_due() and not self.t_discarded:
+            raise _fail(
+                f"{where} ended without the discard the profile asks for "
+                f"(turn.discard: {self.profile.turn.discard})"
+            )
+        self.turn_open = False
+        self.passes = self.passes + 1 if (self.t_pool_was_empty and not self.t_played) else 0
+        if not rack:
+            self.ended = EndReason.OUT
+        elif pool_round_over(self.profile, self.n, self.passes, self.pool_left()):
+            self.ended = EndReason.POOL_EXHAUSTED
+        elif self.turn >= self.profile.end.max_turns:
+            self.ended = EndReason.TURN_CAP
+
+    # ----- ends ------------------------------------------------------------------------------------
+
+    def round_end(self, event: ev.RoundEnded, record: Mapping[str, Any], what: str) -> None:
+        profile = self.profile
+        if self.expect != "turn":
+            raise _fail(f"{what}: no round is being played")
+        if event.round_index != self.round:
+            raise _fail(f"{what}: round {self.round} is being played")
+        if self.turn_open:
+            self.end_turn()
+        if self.ended is None:
+            raise _fail(
+                f"{what}: after turn {self.turn} the round goes on (no rack is empty, "
+                f"{self.pool_left()} tile(s) in the pool, "
+                f"{self.passes} turn(s) in a row without a play on an empty pool)"
+            )
+        if self.ended == EndReason.OUT:
+            winner, tied = self.seat, False
+        else:
+            winner, tied = pool_empty_winner(profile, self.racks, self.first)
+        if event.end_reason != self.ended:
+            raise _fail(
+                f"{what}: reason {str(event.end_reason)!r}, but the round ended by {str(self.ended)!r}"
+            )
+        if event.winner != winner:
+            raise _fail(f"{what}: winner seat {event.winner}, but seat {winner} wins")
+        if "tied" in record and event.tied != tied:
+            raise _fail(f"{what}: 'tied' is {str(event.tied).lower()}, but it is {str(tied).lower()}")
+        if "turns" in record and event.turns != self.turn:
+            raise _fail(f"{what}: {event.turns} turns, but the round had {self.turn}")
+        if "racks" in record:
+            if len(event.racks) != self.n:
+                raise _fail(f"{what}: {len(event.racks)} racks for {self.n} seats")
+            for seat, (listed, held) in enumerate(zip(event.racks, self.racks, strict=True)):
+                if sorted(listed) != sorted(held):
+                    raise _fail(
+                        f"{what}: seat {seat}'s rack is listed as {self.fmt(listed)}, "
+                        f"but it holds {self.fmt(held)}"
+                    )
+        scores, points = score_round(profile, self.racks, winner, self.ended)
+        if list(event.scores) != list(scores):
+            raise _fail(f"{what}: scores {list(event.scores)}, but the rules score {list(scores)}")
+        if "rack_points" in record and list(event.rack_points) != list(points):
+            raise _fail(
+                f"{what}: rack_points {list(event.rack_points)}, but the racks are worth {list(points)}"
+            )
+        self.round_winners.append(winner)
+        self.totals = [t + s for t, s in zip(self.totals, scores, strict=True)]
+        self.positive = [p + max(0, s) for p, s in zip(self.positive, scores, strict=True)]
+        over, self.capped = match_over(profile, len(self.round_winners), self.totals, self.positive)
+        self.expect = "game_end" if over else "deal"
+
+    def game_end(self, event: ev.GameEnded, record: Mapping[str, Any], what: str) -> None:
+        if self.expect == "turn":
+            raise _fail(f"{what}: round {self.round} has not ended (no round_end)")
+        if self.expect == "deal":
+            played = len(self.round_winners)
+            raise _fail(f"{what}: after {played} round(s) the match goes on ({self.match_rule()})")
+        if "rounds" in record and event.rounds != len(self.round_winners):
+            raise _fail(f"{what}: {event.rounds} rounds, but {len(self.round_winners)} were played")
+        if list(event.scores) != self.totals:
+            raise _fail(f"{what}: scores {list(event.scores)}, but the rounds add up to {self.totals}")
+        winner, tied = match_winner(self.profile, self.totals, self.positive, self.round_winners)
+        if event.winner != winner:
+            raise _fail(f"{what}: winner seat {event.winner}, but seat {winner} wins the match")
+        if "tied" in record and event.tied != tied:
+            raise _fail(f"{what}: 'tied' is {str(event.tied).lower()}, but it is {str(tied).lower()}")
+        if "capped" in record and event.match_capped != self.capped:
+            raise _fail(
+                f"{what}: 'capped' is {str(event.match_capped).lower()}, but it is {str(self.capped).lower()}"
+            )
+        self.done = True
+
+    def match_rule(self) -> str:
+        match = self.profile.match
+        if match.end == "rounds":
+            return f"match.rounds: {match.rounds}"
+        return f"match.target_points: {match.target_points}, counting {match.target_counts} points"
+
+
+__all__ = ["ReplayError", "Summary", "replay"]

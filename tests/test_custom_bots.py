@@ -1,0 +1,376 @@
+"""Bring your own bot: ``package.module:ClassName`` and ``rummisim.bots`` entry-point bots in
+``play_game``, ``rummisim play`` and experiments (also in worker processes), their parameters
+checked like the built-in bots', bad specs as one line and exit 2, and a custom bot that raises
+or cheats recorded as a fault.
+
+The entry points come from a distribution made by hand: a folder with ``fixturebots-0.1.dist-info``
+(``METADATA`` and ``entry_points.txt``) and the module, put on ``sys.path`` (``PYTHONPATH`` for
+subprocesses), which ``importlib.metadata`` reads as if it were pip-installed. The example
+package ``examples/my_bot`` is importable here through pytest's ``pythonpath``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from rummisim import experiment_from_dict, load_results, play_game
+from rummisim.bots import BotError, loading, resolve_bot, validate_spec
+from rummisim.cli import main
+from rummisim.experiment import ExperimentError
+from rummisim.rules import IllegalMove
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "my_bot"
+MODULE = "rs_fixture_bots"  # a name no other test module uses (sys.modules is per process)
+MY_BOT = "my_bot.bot:MinTilesBot"
+
+BOTS_MODULE = '''
+"""Custom bots for tests/test_custom_bots.py."""
+from pydantic import Field
+
+from rummisim.bots import Bot, BotParams
+from rummisim.contract import Discard, Draw, Pass, Phase, Play
+
+
+class DrawerParams(BotParams):
+    keep: int = Field(default=0, ge=0)
+
+
+class Drawer(Bot):
+    """Never plays unless the rules force it; discards its highest tile."""
+
+    name = "drawer"
+    Params = DrawerParams
+
+    def act(self, view):
+        if view.phase == Phase.DISCARD:
+            return Discard(view.rack[-1])
+        return Pass() if view.phase == Phase.AFTER_DRAW else self.draw_unless_forced(view)
+
+
+class Raiser(Drawer):
+    def act(self, view):
+        raise RuntimeError("boom from a custom bot")
+
+
+class Cheater(Drawer):
+    """Plays its first rack tile onto the table as a set of one (illegal)."""
+
+    def act(self, view):
+        if view.phase == Phase.START:
+            return Play(view.table, (view.rack[0],))  # the tile "played" is on no set
+        return super().act(view)
+
+
+class WrongAction(Drawer):
+    def act(self, view):
+        return "draw" if view.phase == Phase.START else super().act(view)
+
+
+class NoAct(Bot):
+    pass
+
+
+class PlainPlayer:
+    def act(self, view):
+        return Draw()
+
+
+def helper():
+    return None
+'''
+
+ENTRY_POINTS = f"""
+[rummisim.bots]
+fixture_drawer = {MODULE}:Drawer
+fixture_missing = {MODULE}:NoSuchClass
+fixture_plain = {MODULE}:PlainPlayer
+"""
+
+
+@pytest.fixture(scope="module")
+def plugin_dir(tmp_path_factory) -> Path:
+    """A folder that ``importlib.metadata`` reads as an installed distribution with entry points."""
+    root = tmp_path_factory.mktemp("plugins")
+    (root / f"{MODULE}.py").write_text(BOTS_MODULE)
+    info = root / "fixturebots-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fixturebots\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(ENTRY_POINTS)
+    return root
+
+
+@pytest.fixture
+def plugins(plugin_dir, monkeypatch):
+    """The fixture distribution on ``sys.path``, with the entry-point cache cleared around the test."""
+    monkeypatch.syspath_prepend(str(plugin_dir))
+    loading.clear_cache()
+    yield plugin_dir
+    loading.clear_cache()
+
+
+def one_line_error(capsys, args) -> str:
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert err.startswith("rummisim: error: ")
+    return err
+
+
+# ----- module:Class -------------------------------------------------------------------------
+
+
+def test_a_class_path_bot_plays_in_play_game_in_every_spec_form(standard):
+    text = play_game(standard, [f"{MY_BOT}(min_tiles=2)", "greedy", "greedy"], 3)
+    mapping = play_game(standard, [{"name": MY_BOT, "params": {"min_tiles": 2}}, "greedy", "greedy"], 3)
+    assert text == mapping
+    assert text.bots == (f"{MY_BOT}(min_tiles=2)", "greedy", "greedy") and text.faults == ()
+    # the default min_tiles (3) plays a different game on the same deal
+    assert play_game(standard, [MY_BOT, "greedy", "greedy"], 3).bots[0] == MY_BOT
+    # a spec is plain data: what a worker process receives is the name and the parameters
+    spec = validate_spec(f"{MY_BOT}(min_tiles=2)")
+    assert pickle.loads(pickle.dumps(spec)) == spec
+    assert spec.as_data() == {"name": MY_BOT, "params": {"min_tiles": 2}}
+
+
+def test_a_class_path_bot_in_rummisim_play(capsys):
+    assert main(["play", "--bots", f"{MY_BOT}(min_tiles=2),greedy", "--seed", "4", "--quiet"]) == 0
+    assert "Winner: seat" in capsys.readouterr().out
+
+
+def test_experiment_lineups_take_class_paths_and_keep_the_spec_as_given():
+    spec = {
+        "name": "custom",
+        "seed": 1,
+        "games": 3,
+        "profiles": ["standard"],
+        "lineups": [[f"{MY_BOT}(min_tiles=2)", "greedy"], [{"name": MY_BOT}, "greedy"]],
+    }
+    exp = experiment_from_dict(spec, "e.yaml")
+    assert [cell.lineup[0] for cell in exp.cells] == [{"name": MY_BOT, "params": {"min_tiles": 2}}, MY_BOT]
+
+
+def test_a_sweep_key_names_a_class_path_bot_and_is_checked():
+    spec = {
+        "name": "custom-sweep",
+        "seed": 1,
+        "games": 2,
+        "profiles": ["standard"],
+        "lineups": [[MY_BOT, "greedy"]],
+        "sweep": {f"{MY_BOT}.min_tiles": [1, 4]},
+    }
+    exp = experiment_from_dict(spec, "e.yaml")
+    assert [cell.lineup[0] for cell in exp.cells] == [
+        {"name": MY_BOT, "params": {"min_tiles": 1}},
+        {"name": MY_BOT, "params": {"min_tiles": 4}},
+    ]
+    spec["sweep"] = {f"{MY_BOT}.min_tile": [1]}
+    with pytest.raises(ExperimentError, match="has no parameter 'min_tile'"):
+        experiment_from_dict(spec, "e.yaml")
+
+
+# ----- entry points ----------------------------------------------------------------------------
+
+
+def test_an_entry_point_bot_is_found_by_its_name(plugins, standard):
+    drawer = resolve_bot("fixture_drawer")
+    assert drawer.__module__ == MODULE and drawer.__name__ == "Drawer"
+    assert resolve_bot(f"{MODULE}:Drawer") is drawer  # the same class by its path
+    record = play_game(standard, ["fixture_drawer(keep=1)", "greedy"], 5)
+    assert record.bots == ("fixture_drawer(keep=1)", "greedy") and record.winner == 1
+    with pytest.raises(
+        BotError, match=r"available: .*fixture_drawer \(entry point\).*package\.module:ClassName"
+    ):
+        resolve_bot("wizard")
+
+
+def test_an_entry_point_found_after_the_first_lookup(plugin_dir, monkeypatch):
+    loading.clear_cache()
+    assert "fixture_drawer" not in loading.entry_point_names()  # read, and cached, without it
+    monkeypatch.syspath_prepend(str(plugin_dir))
+    try:
+        assert resolve_bot("fixture_drawer").__name__ == "Drawer"  # a miss reads them again
+    finally:
+        loading.clear_cache()
+
+
+@pytest.mark.parametrize(
+    ("name", "fragment"),
+    [
+        (
+            "fixture_missing",
+            f"bot 'fixture_missing': its entry point '{MODULE}:NoSuchClass' cannot be loaded",
+        ),
+        ("fixture_plain", "class PlainPlayer has act(view) but does not subclass rummisim.bots.Bot"),
+    ],
+)
+def test_a_broken_entry_point_is_one_clear_error(plugins, name, fragment):
+    with pytest.raises(BotError) as info:
+        validate_spec(name)
+    assert fragment in str(info.value) and "\n" not in str(info.value)
+
+
+def test_two_distributions_declaring_one_name_are_refused(plugins, tmp_path, monkeypatch):
+    other = tmp_path / "otherbots-0.1.dist-info"
+    other.mkdir()
+    (other / "METADATA").write_text("Metadata-Version: 2.1\nName: otherbots\nVersion: 0.1\n")
+    (other / "entry_points.txt").write_text(f"[rummisim.bots]\nfixture_drawer = {MODULE}:Raiser\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    loading.clear_cache()
+    with pytest.raises(BotError, match="entry points in group 'rummisim.bots' disagree"):
+        resolve_bot("fixture_drawer")
+
+
+# ----- parameters --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spec", "fragment"),
+    [
+        (
+            f"{MY_BOT}(min_tile=2)",
+            f"bot '{MY_BOT}': unknown parameter 'min_tile'; valid parameters: min_tiles",
+        ),
+        (f"{MY_BOT}(min_tiles=0)", f"bot '{MY_BOT}': parameter 'min_tiles': got 0;"),
+        (
+            {"name": MY_BOT, "params": {"min_tiles": "2"}},
+            "parameter 'min_tiles': got '2'; Input should be a valid integer",
+        ),
+        ("fixture_drawer(keep=-1)", "bot 'fixture_drawer': parameter 'keep': got -1;"),
+        (
+            "fixture_drawer(speed=2)",
+            "bot 'fixture_drawer': unknown parameter 'speed'; valid parameters: keep",
+        ),
+    ],
+)
+def test_custom_bot_parameters_are_checked_like_the_built_in_ones(plugins, spec, fragment):
+    with pytest.raises(BotError) as info:
+        validate_spec(spec)
+    assert fragment in str(info.value)
+    with pytest.raises(ExperimentError, match=r"e\.yaml: key 'lineups\[0\]\[0\]': bot "):
+        experiment_from_dict(
+            {"name": "x", "seed": 1, "games": 1, "profiles": ["standard"], "lineups": [[spec, "greedy"]]},
+            "e.yaml",
+        )
+
+
+# ----- bad specs at the command line ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("bots", "fragment"),
+    [
+        (
+            "no_such_pkg.bots:MyBot,greedy",
+            "--bots: bot 'no_such_pkg.bots:MyBot': cannot import module 'no_such_pkg.bots' (ModuleNotFoundError",
+        ),
+        (
+            f"{MODULE}:Nope,greedy",
+            f"--bots: bot '{MODULE}:Nope': module '{MODULE}' has no attribute 'Nope'; bot classes there: Cheater, Drawer, Raiser, WrongAction",
+        ),
+        (
+            f"{MODULE}:PlainPlayer,greedy",
+            "class PlainPlayer has act(view) but does not subclass rummisim.bots.Bot; a custom bot is",
+        ),
+        (f"{MODULE}:NoAct,greedy", "class NoAct does not implement act(view)"),
+        (f"{MODULE}:helper,greedy", f"bot '{MODULE}:helper' is a function, not a class"),
+        ("my_bot.bot:,greedy", "bad bot spec 'my_bot.bot:': expected a bot name or package.module:ClassName"),
+        ("no_such_bot,greedy", "unknown bot 'no_such_bot'; available: baseline, "),
+    ],
+)
+def test_a_bad_custom_bot_spec_is_one_line_and_exit_2(plugins, capsys, bots, fragment):
+    assert fragment in one_line_error(capsys, ["play", "--bots", bots, "--seed", "1"])
+
+
+def test_a_bad_custom_bot_in_an_experiment_is_one_line_and_exit_2(plugins, capsys, tmp_path):
+    exp = tmp_path / "exp.yaml"
+    exp.write_text(
+        "name: x\nseed: 1\ngames: 2\nprofiles: [standard]\nlineups:\n  - [no_such_pkg.bots:MyBot, greedy]\n"
+    )
+    err = one_line_error(capsys, ["run", str(exp), "--out", str(tmp_path / "out"), "--quiet"])
+    assert "key 'lineups[0][0]': bot 'no_such_pkg.bots:MyBot': cannot import module" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_module_that_fails_to_import_is_one_line(tmp_path, monkeypatch, capsys):
+    (tmp_path / "rs_fixture_broken_bots.py").write_text("import no_such_dependency\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    err = one_line_error(capsys, ["play", "--bots", "rs_fixture_broken_bots:Bot,greedy"])
+    assert (
+        "cannot import module 'rs_fixture_broken_bots' (ModuleNotFoundError: No module named 'no_such_dependency')"
+        in err
+    )
+
+
+# ----- faults ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cls", "rule", "message"),
+    [
+        ("Raiser", "bot_error", "RuntimeError: boom from a custom bot"),
+        ("Cheater", None, ""),
+        ("WrongAction", "wrong_action", "expected Play/Draw/Pass/OutOfBudget, got 'draw'"),
+    ],
+)
+def test_a_custom_bot_that_raises_or_cheats_is_recorded_as_a_fault(plugins, standard, cls, rule, message):
+    record = play_game(standard, [f"{MODULE}:{cls}", "greedy", "greedy"], 2)
+    faults = [f for f in record.faults if f.seat == 0]
+    assert faults and not [f for f in record.faults if f.seat != 0]
+    assert record.winner != 0  # it drew instead every time
+    assert all(f.rule == (rule or faults[0].rule) and message in f.message for f in faults)
+    if rule is None:  # an illegal move names the rule it broke
+        assert faults[0].rule not in ("bot_error", "wrong_action")
+    with pytest.raises((IllegalMove, RuntimeError)):
+        play_game(standard, [f"{MODULE}:{cls}", "greedy", "greedy"], 2, strict=True)
+
+
+# ----- worker processes --------------------------------------------------------------------------
+
+
+def test_custom_bots_play_in_worker_processes(plugin_dir, tmp_path):
+    # a subprocess, so that the loky workers start fresh and find the bots on PYTHONPATH only
+    exp = tmp_path / "exp.yaml"
+    exp.write_text(
+        textwrap.dedent(
+            f"""\
+            name: custom-bots
+            seed: 5
+            games: 4
+            profiles: [standard]
+            lineups:
+              - ["{MY_BOT}(min_tiles=2)", greedy]
+              - [fixture_drawer, {{name: "{MY_BOT}", params: {{min_tiles: 4}}}}]
+            """
+        )
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugin_dir), str(EXAMPLE)])}
+    out = tmp_path / "out"
+    args = ["run", str(exp), "--jobs", "2", "--chunk-size", "1", "--out", str(out), "--quiet", "--no-report"]
+    result = subprocess.run(
+        [sys.executable, "-m", "rummisim", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    data = load_results(out)
+    games = data["games"]
+    assert len(games) == 8 and games["end_reason"].ne("fault").all(), games["fault"].dropna().tolist()
+    assert (games["faults"] == 0).all()
+    labels = {f"{MY_BOT}(min_tiles=2)", "greedy", "fixture_drawer", f"{MY_BOT}(min_tiles=4)"}
+    assert set(data["seats"]["bot_label"]) == labels
+    manifest = json.loads((out / "manifest.json").read_text())
+    lineups = [cell["lineup"] for cell in manifest["experiment"]["cells"]]
+    assert lineups == [[f"{MY_BOT}(min_tiles=2)", "greedy"], ["fixture_drawer", f"{MY_BOT}(min_tiles=4)"]]
+    assert manifest["spec"]["lineups"][0] == [f"{MY_BOT}(min_tiles=2)", "greedy"]  # as given
