@@ -62,6 +62,7 @@ from rummisim.contract import (
 from rummisim.melds import Meld, rack_penalty
 from rummisim.profile import RuleProfile
 from rummisim.referee import legal_play
+from rummisim.round_end import pool_empty_winner, pool_round_over
 from rummisim.rules import IllegalMove, validate_move
 from rummisim.schema import EndReason
 
@@ -517,30 +518,6 @@ class _Round:
 
     def pool_empty_winner(self) -> tuple[int, bool]:
         return pool_empty_winner(self.profile, self.state.racks, self.first)
-
-
-def pool_round_over(profile: RuleProfile, n_players: int, passes: int, pool_left: int) -> bool:
-    """Whether a round that nobody went out of ends after this turn: every seat passed in a
-    row (``passes`` counts turns in a row without a play begun on an empty pool), or
-    ``end.when_pool_empty: end_round`` and the pool is empty (``rummisim.replay`` asks too)."""
-    return passes >= n_players or (pool_left == 0 and profile.end.when_pool_empty == "end_round")
-
-
-def pool_empty_winner(profile: RuleProfile, racks: Sequence[Sequence[int]], first: int) -> tuple[int, bool]:
-    """The winner of a round nobody went out of (``end.pool_empty_winner``; ties broken by the
-    other measure, then by turn order from ``first``) and whether it was tied."""
-    n = len(racks)
-    order = [(first + k) % n for k in range(n)]
-
-    def key(seat: int) -> tuple[int, int]:
-        count, total = len(racks[seat]), rack_penalty(racks[seat], profile)
-        if profile.end.pool_empty_winner == "fewest_tiles":
-            return (count, total)
-        return (total, count)
-
-    best = min(order, key=key)  # min keeps the first in turn order on ties
-    tied = sum(1 for s in order if key(s) == key(best)) > 1
-    return best, tied
 
 
 def score_round(

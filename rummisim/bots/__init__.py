@@ -10,7 +10,8 @@ Bots (each documented in its class docstring): ``baseline`` (simple, no
 solver), ``random`` (a uniformly chosen simple move), ``beginner`` (solver
 without rearrangement), ``greedy`` (most tiles), ``value`` (most points) and
 ``conservative`` (holds tiles back; parameters ``keep_jokers``, ``min_play``,
-``dump_at``, ``open_margin``). A new bot is a module here with a ``Bot``
+``dump_at``, ``open_margin``) and ``lookahead`` (determinized Monte-Carlo over
+candidate moves; ``rummisim.bots.lookahead``). A new bot is a module here with a ``Bot``
 subclass, registered below with ``register``.
 
 A bot from outside the package is named in a spec by its class path
@@ -25,6 +26,7 @@ from rummisim.bots.baseline import BaselineBot
 from rummisim.bots.beginner import BeginnerBot
 from rummisim.bots.conservative import ConservativeBot
 from rummisim.bots.greedy import GreedyBot
+from rummisim.bots.lookahead import LookaheadBot
 from rummisim.bots.random_bot import RandomBot
 from rummisim.bots.registry import (
     BOTS,
@@ -42,7 +44,7 @@ from rummisim.bots.registry import (
 )
 from rummisim.bots.value import ValueBot
 
-for _cls in (BaselineBot, RandomBot, BeginnerBot, GreedyBot, ValueBot, ConservativeBot):
+for _cls in (BaselineBot, RandomBot, BeginnerBot, GreedyBot, ValueBot, ConservativeBot, LookaheadBot):
     register(_cls)
 
 __all__ = [
@@ -55,6 +57,7 @@ __all__ = [
     "BotSpec",
     "ConservativeBot",
     "GreedyBot",
+    "LookaheadBot",
     "RandomBot",
     "ValueBot",
     "bot_label",
