@@ -223,23 +223,32 @@ def builtin_experiments() -> dict[str, Path]:
     return {p.stem: p for p in sorted(EXPERIMENT_DIR.glob("*.yaml"))}
 
 
-def load_experiment(path: str | Path, *, games: int | None = None, seed: int | None = None) -> Experiment:
-    """Read, validate and resolve an experiment file: a path, or the name of a built-in
-    experiment (``quickstart``); a file of that name in the working directory comes first."""
+def read_config(
+    path: str | Path, builtins: dict[str, Path], noun: str, error: type[ValueError]
+) -> tuple[Path, dict]:
+    """A config file's path and its YAML mapping: ``path``, or the name of a built-in
+    ``noun`` file from ``builtins`` (a file of that name in the working directory comes
+    first); one ``error`` line otherwise (experiments and tune files read alike)."""
     path = Path(path)
     if not path.exists() and path.suffix == "":
-        builtins = builtin_experiments()
         if str(path) not in builtins:
-            raise ExperimentError(
-                f"experiment file {path} does not exist, nor a built-in experiment of that name "
+            raise error(
+                f"{noun} file {path} does not exist, nor a built-in {noun} of that name "
                 f"(built-in: {', '.join(builtins) or 'none found'})"
             )
         path = builtins[str(path)]
     if not path.exists():
-        raise ExperimentError(f"experiment file {path} does not exist")
-    data = read_yaml(path, ExperimentError)
+        raise error(f"{noun} file {path} does not exist")
+    data = read_yaml(path, error)
     if not isinstance(data, dict):
-        raise ExperimentError(f"{path}: an experiment must be a YAML mapping of keys")
+        raise error(f"{path}: {'an' if noun[0] in 'aeiou' else 'a'} {noun} must be a YAML mapping of keys")
+    return path, data
+
+
+def load_experiment(path: str | Path, *, games: int | None = None, seed: int | None = None) -> Experiment:
+    """Read, validate and resolve an experiment file: a path, or the name of a built-in
+    experiment (``quickstart``); a file of that name in the working directory comes first."""
+    path, data = read_config(path, builtin_experiments(), "experiment", ExperimentError)
     return experiment_from_dict(data, str(path), base_dir=path.parent, games=games, seed=seed)
 
 

@@ -340,7 +340,7 @@ def _header(out: Path, manifest: dict, experiment: dict) -> list[str]:
     ]
 
 
-def _replace(path: Path, write: Callable[[Path], object]) -> None:
+def replace_file(path: Path, write: Callable[[Path], object]) -> None:
     """``write`` a temp file beside ``path`` (same suffix), then rename it over ``path``."""
     tmp = path.with_name(f".tmp-{path.name}")
     try:
@@ -373,7 +373,7 @@ def write_report(out: str | Path) -> Path:
     pairs = [(c["cell"], c["baseline"]) for c in experiment.get("compare", [])]
     if pairs:
         comparisons = stats.compare_pairs(data["games"], data["seats"], pairs)
-        _replace(out / "comparisons.csv", lambda tmp: comparisons.to_csv(tmp, index=False))
+        replace_file(out / "comparisons.csv", lambda tmp: comparisons.to_csv(tmp, index=False))
         lines += [
             "## Paired comparisons (`compare:`)",
             "",
@@ -391,8 +391,8 @@ def write_report(out: str | Path) -> Path:
             (chart_dir / f"{stem}.png").unlink(missing_ok=True)
             continue
         chart_dir.mkdir(parents=True, exist_ok=True)
-        _replace(chart_dir / f"{stem}.png", functools.partial(plots.save, fig))
+        replace_file(chart_dir / f"{stem}.png", functools.partial(plots.save, fig))
         lines += [f"### {title}", "", f"![{title}]({CHART_DIR}/{stem}.png)", ""]
     path = out / "report.md"
-    _replace(path, lambda tmp: tmp.write_text("\n".join(lines)))
+    replace_file(path, lambda tmp: tmp.write_text("\n".join(lines)))
     return path

@@ -27,6 +27,7 @@ import pandas as pd
 import yaml
 
 from rummisim import stats
+from rummisim.report import replace_file
 from rummisim.runner import load_results, run_experiment
 from rummisim.tune.evaluate import objective_value
 from rummisim.tune.spec import Tune, label_params
@@ -80,18 +81,8 @@ def trials_frame(study: Any, tune: Tune) -> pd.DataFrame:
 
 def write_trials(frame: pd.DataFrame, out: Path) -> Path:
     path = out / "trials.parquet"
-    _atomic(path, lambda tmp: frame.to_parquet(tmp, index=False))
+    replace_file(path, lambda tmp: frame.to_parquet(tmp, index=False))
     return path
-
-
-def _atomic(path: Path, write) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 # ----- best.yaml ----------------------------------------------------------------------------------
@@ -131,7 +122,7 @@ def write_best(tune: Tune, study: Any, out: Path) -> Path | None:
     )
     body = yaml.safe_dump(data, sort_keys=False, default_flow_style=False)
     path = out / "best.yaml"
-    _atomic(path, lambda tmp: tmp.write_text(header + body))
+    replace_file(path, lambda tmp: tmp.write_text(header + body))
     return path
 
 

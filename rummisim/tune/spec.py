@@ -54,6 +54,7 @@ from rummisim.experiment import (
     ProfileEntry,
     _profile_data,
     experiment_from_dict,
+    read_config,
 )
 from rummisim.profile import (
     ProfileError,
@@ -61,7 +62,6 @@ from rummisim.profile import (
     _merge,
     package_configs,
     profile_from_dict,
-    read_yaml,
 )
 from rummisim.validation import StrictModel, describe_error, excerpt
 
@@ -431,20 +431,7 @@ def builtin_tunes() -> dict[str, Path]:
 def load_tune(path: str | Path, *, trials: int | None = None) -> Tune:
     """Read, validate and resolve a tune file: a path, or a built-in tune file's name
     (``conservative``); a file of that name in the working directory comes first."""
-    path = Path(path)
-    if not path.exists() and path.suffix == "":
-        builtins = builtin_tunes()
-        if str(path) not in builtins:
-            raise TuneError(
-                f"tune file {path} does not exist, nor a built-in tune file of that name "
-                f"(built-in: {', '.join(builtins) or 'none found'})"
-            )
-        path = builtins[str(path)]
-    if not path.exists():
-        raise TuneError(f"tune file {path} does not exist")
-    data = read_yaml(path, TuneError)
-    if not isinstance(data, dict):
-        raise TuneError(f"{path}: a tune file must be a YAML mapping of keys")
+    path, data = read_config(path, builtin_tunes(), "tune file", TuneError)
     return tune_from_dict(data, str(path), base_dir=path.parent, trials=trials)
 
 
