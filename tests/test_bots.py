@@ -285,6 +285,26 @@ def test_conservative_defaults_differ_from_greedy_only_by_the_joker(standard):
     assert greedy.act(plain) == conservative.act(plain)
 
 
+def test_trickle_lays_one_tile_and_keeps_the_rest(standard):
+    # the best play is R1 R2 R3 + K9 on the table's K10 K11 K12 (4 tiles); trickling lays the
+    # lowest tile that fits alone (K9) and keeps the run R1 R2 R3 on the rack
+    rack, on_table = "R1 R2 R3 K9 B5", "K10 K11 K12"
+    _, turn = first_turn(standard, {}, rack, table_text=on_table)
+    assert played(turn, standard) == played_of("R1 R2 R3 K9", standard)
+    _, turn = first_turn(standard, {"trickle": True}, rack, table_text=on_table)
+    assert played(turn, standard) == played_of("K9", standard)
+    # no single tile fits alone: the whole play
+    _, turn = first_turn(standard, {"trickle": True}, "R1 R2 R3 K5 B5", table_text=on_table)
+    assert played(turn, standard) == played_of("R1 R2 R3", standard)
+    # going out, the opening and an empty pool are never held back
+    record, turn = first_turn(standard, {"trickle": True}, "R1 R2 R3 K9", table_text=on_table)
+    assert len(turn.played) == 4 and record.winner == 0
+    _, turn = first_turn(standard, {"trickle": True}, "R10 R11 R12 K9 K10 K11 B5", opened=False)
+    assert len(turn.played) == 6
+    _, turn = first_turn(standard, {"trickle": True}, rack, table_text=on_table, pool="")
+    assert len(turn.played) == 4
+
+
 def played_of(text: str, profile) -> str:
     return " ".join(profile.tileset.format_tile(t) for t in sorted(tiles(text, profile)))
 

@@ -235,3 +235,30 @@ def test_search_below_waits_for_a_short_rack(standard):
     late = make("lookahead(samples=2,depth=2,search_below=3)", standard)
     late.act(view)
     assert late.decisions == 1
+
+
+def test_rollouts_never_call_the_integer_program_but_its_own_moves_stay_exact(standard):
+    bot = make("lookahead", standard)
+    assert bot.exact  # the moves it plays are proven best (the integer program where needed)
+    assert bot.policies and not any(policy.exact for policy in bot.policies)
+
+
+def test_the_stuck_evaluation_counts_only_the_tiles_that_cannot_be_played(standard):
+    on_table = table("R1 R2 R3", standard)
+    racks = [tiles("R4 R5", standard), tiles("K1 O9", standard)]  # the first fits the table
+    by_size = make({"name": "lookahead", "params": {"evaluation": "tiles"}}, standard)
+    assert by_size.evaluate(racks, 0, None, on_table, (True, True)) == pytest.approx(0.5)
+    stuck = make("lookahead", standard)  # the default evaluation
+    assert stuck.params.evaluation == "stuck"
+    score = stuck.evaluate(racks, 0, None, on_table, (True, True))
+    assert score == pytest.approx(1 / (1 + np.exp(-0.5 * 2)))  # 0 tiles stuck against 2
+    assert stuck.evaluate(racks, 1, None, on_table, (True, True)) == pytest.approx(1 - score)
+    # a seat that has not opened cannot lay tiles off: R4 R5 count as stuck
+    assert stuck.evaluate(racks, 0, None, on_table, (False, True)) == pytest.approx(0.5)
+    assert stuck.evaluate(racks, 0, 0, on_table, (True, True)) == 1.0  # the round is over
+
+
+def test_it_holds_like_a_trickling_conservative_by_default(standard):
+    bot = make("lookahead", standard)
+    assert bot.params.trickle and bot.hold_params.trickle
+    assert not make("lookahead(trickle=false)", standard).hold_params.trickle

@@ -182,3 +182,32 @@ def test_an_opening_that_may_touch_the_table_cut_short_lays_rack_only_sets():
     assert got.nodes <= polish.time_limit.search_budget
     assert got.table[: len(board)] == board  # the table is untouched
     validate_move(polish, board, rack, got.table, got.played, opened=False)
+
+
+# a late position from a seeded game of four ``lookahead`` bots on ``standard``: freeing the
+# locked table jokers (two rack tiles beside each) lists more joker hosts than the DP's limits,
+# so the exact search asks the integer program, which plays 14 tiles
+HOSTS = (
+    "K1 K4 K8 K9 R1 R3 R4 R8 R9 R9 R10 R13 O5 O10 B1",
+    "K2 R2 B2 | K13 J(R13) O13 B13 | R11 R12 R13 | O3 O4 J(O5) | O7 O8 O9 | O9 O10 O11"
+    " | K1 O1 B1 | K5 R5 B5 | K6 R6 O6",
+)
+
+
+def test_a_search_that_settles_never_calls_the_integer_program(standard, monkeypatch):
+    rack, table_text = HOSTS
+    exact = solve(rack, table_text, standard)
+    assert exact.method == "milp" and exact.proven
+
+    def no_milp(*args, **kwargs):
+        raise AssertionError("exact=False must not call the integer program")
+
+    monkeypatch.setattr(solver_module, "solve_milp", no_milp)
+    settled = solve(rack, table_text, standard, exact=False)
+    assert settled.method == "cut" and not settled.proven
+    assert settled.is_play and legal(standard, table_text, rack, settled)
+    assert settled.tiles_placed <= exact.tiles_placed
+    # a position the DP answers is answered the same, and proven
+    small = solve("R4 R5 K6 K7 B9 O10", "R1 R2 R3 | O7 O8 O9", standard, exact=False)
+    assert small.method == "dp" and small.proven
+    assert small.tiles_placed == solve("R4 R5 K6 K7 B9 O10", "R1 R2 R3 | O7 O8 O9", standard).tiles_placed

@@ -23,6 +23,7 @@ class ConservativeParams(StrictModel):
     min_play: int = Field(default=1, ge=1)
     dump_at: int = Field(default=0, ge=0)
     open_margin: int = Field(default=0, ge=0)
+    trickle: bool = False
 
 
 class ConservativeBot(SearchBot):
@@ -42,6 +43,11 @@ class ConservativeBot(SearchBot):
       opening is worth at least the threshold plus ``open_margin`` (it searches
       under the profile with that higher threshold, so the move is legal under
       the real one).
+    - ``trickle`` (default false): once it has opened, while the pool is not empty and it
+      cannot go out, it lays a single rack tile on the table (its lowest that fits alone,
+      jokers kept) instead of its whole play, so that it need not draw; the rest of the play
+      stays on its rack, out of the opponents' reach, to go out with later. Without a single
+      tile that fits it makes its play.
 
     Under ``turn.must_play_if_able`` (002) holding back is only partial: when the
     rules above would draw but a legal play exists, it plays the best play
@@ -106,7 +112,22 @@ class ConservativeBot(SearchBot):
             best = self.without_jokers(view, profile)
             if best is None or not best.is_play:
                 return None
-        return best if best.tiles_placed >= params.min_play or self.goes_out(view, best) else None
+        if self.goes_out(view, best):
+            return best
+        if best.tiles_placed < params.min_play:
+            return None
+        if params.trickle and view.opened and best.tiles_placed > 1:
+            return self.single_tile(view) or best
+        return best
+
+    def single_tile(self, view: TurnView) -> Solution | None:
+        """The play of one rack tile, the lowest that fits the table alone (jokers kept)."""
+        ts = self.profile.tileset
+        for code in sorted(set(view.rack) - {ts.joker}, key=lambda t: (ts.value_of(t), t)):
+            play = self.search(view, [code], "tiles")
+            if play is not None and play.is_play:
+                return play
+        return None
 
     def dumping(self, view: TurnView) -> bool:
         """Is some opponent within ``dump_at`` tiles of going out?"""

@@ -45,7 +45,7 @@ from rummisim.bots.baseline import BaselineBot
 from rummisim.bots.beginner import BeginnerBot
 from rummisim.bots.conservative import ConservativeBot, ConservativeParams
 from rummisim.bots.greedy import GreedyBot
-from rummisim.bots.search import SearchBot
+from rummisim.bots.search import SearchBot, solve
 from rummisim.bots.value import ValueBot
 from rummisim.contract import Action, Discard, Draw, OutOfBudget, Pass, Phase, Play, TurnView
 from rummisim.melds import Meld, rack_penalty
@@ -74,11 +74,13 @@ class LookaheadParams(StrictModel):
     depth: int = Field(default=4, ge=0, le=1000)
     rollout: Literal["greedy", "conservative", "value", "beginner", "baseline"] = "conservative"
     candidates: tuple[CandidateKind, ...] = ("tiles", "value", "no_jokers", "draw")
-    evaluation: Literal["tiles", "points"] = "tiles"
+    evaluation: Literal["stuck", "tiles", "points"] = "stuck"
     sharpness: float = Field(default=0.5, gt=0, le=100)
     budget: int | None = Field(default=None, ge=1)
     search_below: int = Field(default=0, ge=0)
-    margin: float = Field(default=0.0, ge=0, le=1)
+    margin: float = Field(default=0.1, ge=0, le=1)
+    trickle: bool = True
+    own_rollout: Literal["hold", "rollout"] = "hold"
 
     @field_validator("candidates", mode="before")
     @classmethod
@@ -137,14 +139,23 @@ class LookaheadBot(ConservativeBot):
 
     def __init__(self, profile: RuleProfile, rng: np.random.Generator, params: BaseModel):
         SearchBot.__init__(self, profile, rng, params)
-        # it holds like a default ``conservative`` (used for after_draw, discard, the default)
-        self.hold_params = ConservativeParams()
+        # it holds like ``conservative`` (used for after_draw, discard, the default), trickling
+        # one tile at a time with ``trickle``
+        self.hold_params = ConservativeParams(trickle=self.params.trickle)
         self.opening_profile = profile
         policy = ROLLOUT_POLICIES[self.params.rollout]
         policy_params = ConservativeParams() if policy is ConservativeBot else NoParams()
-        seeds = np.random.SeedSequence(int(rng.integers(2**63))).spawn(profile.players.max)
-        self.policies = [policy(profile, np.random.default_rng(s), policy_params) for s in seeds]
+        seeds = np.random.SeedSequence(int(rng.integers(2**63))).spawn(profile.players.max + 1)
+        self.policies = [policy(profile, np.random.default_rng(s), policy_params) for s in seeds[1:]]
+        # its own seat in the rollouts: the way it holds (``own_rollout: hold``), or ``rollout``
+        self.own_policy: Bot = ConservativeBot(profile, np.random.default_rng(seeds[0]), self.hold_params)
+        # a rollout's moves need not be proven best: no integer program (where the DP's
+        # joker-host search runs past its limits, the best play it found); its own stay exact
+        for bot in (*self.policies, self.own_policy):
+            if isinstance(bot, SearchBot):
+                bot.exact = False
         self.rollout_units = 0  # the rollouts' solver units (also in search_units)
+        self._evaluation_units = 0  # units the ``stuck`` evaluation spent, not yet counted
         self.decisions = 0  # start-phase decisions that ran rollouts
         self.chosen: Counter[str] = Counter()  # the kinds those decisions chose
 
@@ -235,13 +246,17 @@ class LookaheadBot(ConservativeBot):
         totals = [0.0] * len(candidates)
         spent = samples = 0
         hidden = hidden_tiles(view)
+        policies = list(self.policies)
+        if params.own_rollout == "hold":
+            policies[view.seat] = self.own_policy
         for _ in range(params.samples):
             samples += 1
             deal = self.rng.permutation(np.asarray(hidden, dtype=np.int64)).tolist()
             for index, candidate in enumerate(candidates):
-                rollout = _Rollout(view, deal, self.policies)
+                rollout = _Rollout(view, deal, policies)
                 totals[index] += rollout.run(candidate, params.depth, self.evaluate)
-                spent += rollout.units
+                spent += rollout.units + self._evaluation_units
+                self._evaluation_units = 0
             if params.budget is not None and spent >= params.budget:
                 break
         self.rollout_units += spent
@@ -253,13 +268,30 @@ class LookaheadBot(ConservativeBot):
         self.chosen[candidates[best].kind] += 1
         return candidates[best]
 
-    def evaluate(self, racks: Sequence[Sequence[int]], seat: int, winner: int | None) -> float:
+    def _playable(self, rack: Sequence[int], table: tuple[Meld, ...], opened: bool) -> int:
+        """Tiles of ``rack`` the best play places on ``table`` now (a fast search, not proven)."""
+        if not rack:
+            return 0
+        found = solve(tuple(rack), table, self.profile, initial=not opened, budget=None, exact=False)
+        self._evaluation_units += max(found.nodes, 1)
+        return found.tiles_placed
+
+    def evaluate(
+        self,
+        racks: Sequence[Sequence[int]],
+        seat: int,
+        winner: int | None,
+        table: tuple[Meld, ...] = (),
+        opened: Sequence[bool] = (),
+    ) -> float:
         """Score of a rollout's end for ``seat``: 1 or 0 once the round is over, else its share
         of ``exp(-sharpness * x)`` over the seats (``x``: rack size, or rack points / 10)."""
         if winner is not None:
             return 1.0 if winner == seat else 0.0
         if self.params.evaluation == "points":
             sizes = [rack_penalty(r, self.profile) / 10 for r in racks]
+        elif self.params.evaluation == "stuck":
+            sizes = [float(len(r) - self._playable(r, table, opened[s])) for s, r in enumerate(racks)]
         else:
             sizes = [float(len(r)) for r in racks]
         low = min(sizes)
@@ -323,7 +355,7 @@ class _Rollout:
             seat = (seat + 1) % self.n
             self.turn += 1
             winner = self.policy_turn(seat)
-        return evaluate(self.racks, self.seat, winner)
+        return evaluate(self.racks, self.seat, winner, self.table, self.opened)
 
     # -- views and actions --
     def view(self, seat: int, phase: Phase) -> TurnView:

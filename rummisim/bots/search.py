@@ -73,6 +73,9 @@ class SearchBot(Bot):
         self._budget_left: int | None = None
         self._out_of_budget = False
         self.search_units = 0  # every solver call's units (nodes), read per turn by the engine
+        # false: never the integer program; past the DP's limits, its best play found (a fast
+        # policy, e.g. ``lookahead``'s rollouts; see ``rummisim.solver.solve``)
+        self.exact = True
 
     # ----- the turn -----------------------------------------------------------------------
 
@@ -169,6 +172,7 @@ class SearchBot(Bot):
             objective=objective,
             rearrange=self.rearrange,
             budget=left,
+            exact=self.exact,
         )
         self.search_units += max(solution.nodes, 1)
         if left is not None:

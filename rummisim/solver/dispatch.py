@@ -95,6 +95,7 @@ METHODS = (
     "beam",  # its beam pass, once the search budget ran out (not proven)
     "milp",  # the integer program: outside the DP's scope, or its answer refused
     "none",  # nothing to search (an empty rack) or the budget spent before any search
+    "cut",  # ``exact=False``: the DP's best play past its limits or scope (not proven)
 )
 
 
@@ -119,10 +120,14 @@ def solve(
     objective: str = "tiles",
     rearrange: bool = True,
     budget: int | None | Literal["profile"] = "profile",
+    exact: bool = True,
 ) -> Solution:
     """The best play (see the module docstring). ``rack`` and ``table`` may be codes and
     melds or text (``"R4 J B9"``, ``"R1 R2 R3 | K5 O5 B5"``). ``budget`` (default: the
-    profile's ``time_limit.search_budget``; ``None``: no budget) bounds the search units spent."""
+    profile's ``time_limit.search_budget``; ``None``: no budget) bounds the search units spent.
+    ``exact=False`` never calls the integer program: where the DP runs past its joker-host
+    limits it answers the best legal play it found, and outside its scope no play, both with
+    ``proven=False`` and ``method="cut"`` (a fast policy's search, e.g. in rollouts)."""
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     if isinstance(rack, str):
@@ -136,7 +141,7 @@ def solve(
         return Solution((), table, 0, 0, True, method="none")
     opened = not initial
     none = SearchResult(table, (), False, 0)
-    meter = Meter(None if budget is None else budget - budget // BEAM_SHARE)
+    meter = Meter(None if budget is None else budget - budget // BEAM_SHARE, settle=not exact)
     result = None
     # without rearrangement the DP pins every table set (``dp``), and its answers are checked
     # under ``turn.rearrange: false``
@@ -164,7 +169,11 @@ def solve(
     if result and result.played and not _is_legal(rules, table, rack, result, opened=opened):
         result = None
     if result is not None:
+        if meter.cut:
+            return _solution(result, profile, proven=False, nodes=meter.spent, method="cut")
         return _solution(result, profile, proven=True, nodes=meter.spent, method="dp")
+    if not exact:
+        return _solution(none, profile, proven=False, nodes=meter.spent, method="cut")
     spent = meter.spent
     # the integer program: outside the DP's scope; a search cut short keeps its best play
     for formulation in ("windows", "patterns"):

@@ -637,11 +637,18 @@ class SearchBudgetSpent(Exception):
 
 
 class Meter:
-    """The DP states a search may still create (``None``: no budget) and those it made."""
+    """The DP states a search may still create (``None``: no budget) and those it made.
 
-    def __init__(self, left: int | None = None) -> None:
+    ``settle`` (default false): where a locked-joker position runs past the joker-host limits
+    (``MAX_HOST_SOLVES``, ``MAX_HOST_STATES``), settle for the best legal play already found
+    (or no play) instead of giving up (``None``, for the integer program); ``cut`` then says
+    that the answer is not proven best."""
+
+    def __init__(self, left: int | None = None, *, settle: bool = False) -> None:
         self.left = left
         self.spent = 0
+        self.settle = settle
+        self.cut = False
 
     def limit(self) -> int:
         return UNLIMITED if self.left is None else self.left
@@ -1008,7 +1015,8 @@ def _solve_rack(
         [(False, f) for f in sorted(ok)] + [(True, f) for f in sorted(ok) if rack_counts[f] > 0]
         for _, ok in locked
     ]
-    host_cap = [MAX_HOST_SOLVES, MAX_HOST_STATES]  # for ``_hosted``, over all choices
+    # for ``_hosted``, over all choices (lower when settling for a play not proven best)
+    host_cap = [SETTLE_HOST_SOLVES, SETTLE_HOST_STATES] if meter.settle else [MAX_HOST_SOLVES, MAX_HOST_STATES]
     # the pruned passes may pick another of several best tables than the full search does;
     # when that settles nothing, search in full
     for prune in (True, False):
@@ -1121,6 +1129,9 @@ def _settle(
         args = (rack, full_rack, table, profile, objective, virtual, forced)
         sub = _hosted(*args, above, prune, (), host_cap, meter)
         if sub is None:
+            if meter.settle:  # past the host limits: the best legal play so far
+                meter.cut = True
+                return best if best is not None else (0, table, ())
             return None
         if sub[2] and sub[0] >= above:
             best = sub
@@ -1130,6 +1141,9 @@ def _settle(
 # DP runs around sets holding freed jokers, and states over them, past which the MILP answers
 MAX_HOST_SOLVES = 400
 MAX_HOST_STATES = 1 << 18
+# the same limits for a search that settles for its best play found (``Meter.settle``)
+SETTLE_HOST_SOLVES = 24
+SETTLE_HOST_STATES = 1 << 14
 
 
 def _hosted(
