@@ -15,7 +15,7 @@ from rummisim.bots import BotError, LookaheadBot, make_bot, validate_spec
 from rummisim.bots.lookahead import hidden_tiles
 from rummisim.contract import Draw, OutOfBudget, Phase, Play, TurnView
 
-CHEAP = {"name": "lookahead", "params": {"samples": 2, "depth": 2}}
+CHEAP = {"name": "lookahead", "params": {"samples": 2, "depth": 2, "search_below": 0}}
 
 
 def make(spec, profile, seed: int = 0) -> LookaheadBot:
@@ -31,7 +31,8 @@ def test_parameters_are_typed_with_documented_defaults(standard):
     bot = make("lookahead", standard)
     assert bot.name == "lookahead" and len((LookaheadBot.__doc__ or "").split()) > 30
     p = bot.params
-    assert (p.samples, p.depth, p.rollout, p.budget) == (4, 4, "conservative", None)
+    assert (p.samples, p.depth, p.rollout, p.budget) == (6, 30, "conservative", None)
+    assert (p.search_below, p.margin, p.evaluation, p.trickle) == (6, 0.05, "stuck", True)
     assert p.candidates == ("tiles", "value", "no_jokers", "draw")
     spec = "lookahead(samples=3,depth=0,rollout=greedy,candidates=tiles+draw,budget=500)"
     p = make(spec, standard).params

@@ -1,19 +1,23 @@
 """The lookahead bot: determinized Monte-Carlo search over a few candidate moves.
 
 At the start of a turn with more than one sensible move, ``lookahead`` lists its
-candidates (the holding play ``conservative`` would make, the play with the most
-tiles, the play with the most points, the best play without jokers, the draw),
+candidates (its holding play: what ``conservative`` would make, one tile at a time with
+``trickle``; the play with the most tiles, the play with the most points, the best play
+without jokers, the draw),
 drops duplicates, and scores each one by Monte-Carlo rollouts over
 *determinizations*: the tiles it cannot see (the full tile set less its rack, the
 table and the top discard) are shuffled, from its own generator, into the other
 racks (their sizes are public) and the pool (its size is public; what is left
 over is the buried discard pile). Each candidate is applied in each
 determinization and the round is played on for ``depth`` turns by a fast policy
-(another bot, ``rollout``) at every seat; the result is scored as a win (1) or a
-loss (0) if the round ended, else by a soft estimate of the chance to win from
-the rack sizes (``evaluation``). The candidate with the best mean wins; every
-candidate sees the same determinizations (common random numbers), and ties go to
-the holding play.
+(another bot, ``rollout``) at every other seat and its own way of holding at its own
+seat (``own_rollout``); the result is scored as a win (1) or a loss (0) if the round
+ended, else by a soft estimate of the chance to win from the tiles each rack could not
+play on the table now (``evaluation: stuck``; or the rack sizes, or points). The
+candidate with the best mean wins if it beats the holding play's by more than
+``margin``; every candidate sees the same determinizations (common random numbers), and
+ties go to the holding play. The rollouts' searches never call the integer program
+(``solve(exact=False)``); the bot's own moves are searched exactly.
 
 The bot sees only its ``TurnView``: the rollouts run on a small simulator here
 (``_Rollout``) that asks the policy bots through the same contract, and never on
@@ -70,15 +74,15 @@ ROLLOUT_POLICIES: dict[str, type[Bot]] = {
 class LookaheadParams(StrictModel):
     """Parameters of ``lookahead`` (``{name: lookahead, params: {...}}``)."""
 
-    samples: int = Field(default=4, ge=1, le=4096)
-    depth: int = Field(default=4, ge=0, le=1000)
+    samples: int = Field(default=6, ge=1, le=4096)
+    depth: int = Field(default=30, ge=0, le=1000)
     rollout: Literal["greedy", "conservative", "value", "beginner", "baseline"] = "conservative"
     candidates: tuple[CandidateKind, ...] = ("tiles", "value", "no_jokers", "draw")
     evaluation: Literal["stuck", "tiles", "points"] = "stuck"
     sharpness: float = Field(default=0.5, gt=0, le=100)
     budget: int | None = Field(default=None, ge=1)
-    search_below: int = Field(default=0, ge=0)
-    margin: float = Field(default=0.1, ge=0, le=1)
+    search_below: int = Field(default=6, ge=0)
+    margin: float = Field(default=0.05, ge=0, le=1)
     trickle: bool = True
     own_rollout: Literal["hold", "rollout"] = "hold"
 
@@ -110,24 +114,31 @@ class LookaheadBot(ConservativeBot):
 
     Parameters (see the module docstring for the method):
 
-    - ``samples`` (default 4): determinizations of the hidden tiles per decision.
-    - ``depth`` (default 4): turns (of all seats) played out after the candidate; the
+    - ``samples`` (default 6): determinizations of the hidden tiles per decision.
+    - ``depth`` (default 30): turns (of all seats) played out after the candidate; the
       rollout stops earlier when the round ends.
     - ``rollout`` (default ``conservative``): the policy every seat plays in the rollouts
       (``greedy``, ``conservative``, ``value``, ``beginner`` or ``baseline``).
     - ``candidates`` (default all): the kinds of move tried besides the holding play
       ``conservative`` would make: ``tiles`` (most tiles), ``value`` (most points),
       ``no_jokers`` (most tiles, jokers kept), ``draw``; a YAML list or ``tiles+draw``.
-    - ``evaluation`` (default ``tiles``): the score of a round not yet over, each seat's
-      share of ``exp(-sharpness * x)`` with ``x`` its rack size (``tiles``) or rack
-      points / 10 (``points``); a round over scores 1 for a win, 0 for a loss.
+    - ``trickle`` (default true): it holds like ``conservative(trickle=true)``: once it has
+      opened it lays one tile a turn and keeps the rest of its play.
+    - ``own_rollout`` (default ``hold``): its own seat in the rollouts plays its holding
+      policy (``hold``) or the ``rollout`` bot (``rollout``).
+    - ``evaluation`` (default ``stuck``): the score of a round not yet over, each seat's
+      share of ``exp(-sharpness * x)`` with ``x`` the tiles of its rack that its best play
+      could not place on the table now (``stuck``: one search per seat), its rack size
+      (``tiles``) or its rack points / 10 (``points``); a round over scores 1 for a win,
+      0 for a loss.
     - ``sharpness`` (default 0.5): see ``evaluation``.
     - ``budget`` (default none): solver units the rollouts may spend per decision (it
       stops after the first sample that reaches it).
-    - ``margin`` (default 0): another candidate replaces the holding play only when its
+    - ``margin`` (default 0.05): another candidate replaces the holding play only when its
       mean score is higher by more than this.
-    - ``search_below`` (default 0: always): run rollouts only once some rack (its own
-      included) holds at most this many tiles; before that it plays the holding play.
+    - ``search_below`` (default 6; 0: always): run rollouts only once some rack (its own
+      included) holds at most this many tiles; before that it plays the holding play. The
+      defaults search the end of a round, where most rollouts reach the round's end.
 
     A turn with one candidate (often: no opening yet, so only the draw) costs no
     rollouts. Deterministic given its seat's generator.
