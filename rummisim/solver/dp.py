@@ -1016,7 +1016,9 @@ def _solve_rack(
         for _, ok in locked
     ]
     # for ``_hosted``, over all choices (lower when settling for a play not proven best)
-    host_cap = [SETTLE_HOST_SOLVES, SETTLE_HOST_STATES] if meter.settle else [MAX_HOST_SOLVES, MAX_HOST_STATES]
+    host_cap = [MAX_HOST_SOLVES, MAX_HOST_STATES]
+    if meter.settle:
+        host_cap = [SETTLE_HOST_SOLVES, SETTLE_HOST_STATES]
     # the pruned passes may pick another of several best tables than the full search does;
     # when that settles nothing, search in full
     for prune in (True, False):
