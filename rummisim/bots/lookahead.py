@@ -165,8 +165,7 @@ class LookaheadBot(ConservativeBot):
         for bot in (*self.policies, self.own_policy):
             if isinstance(bot, SearchBot):
                 bot.exact = False
-        self.rollout_units = 0  # the rollouts' solver units (also in search_units)
-        self._evaluation_units = 0  # units the ``stuck`` evaluation spent, not yet counted
+        self.rollout_units = 0  # the rollouts' and their evaluation's solver units (also in search_units)
         self.decisions = 0  # start-phase decisions that ran rollouts
         self.chosen: Counter[str] = Counter()  # the kinds those decisions chose
 
@@ -255,7 +254,8 @@ class LookaheadBot(ConservativeBot):
         """The candidate with the best mean rollout score (ties: the earlier one)."""
         params = self.params
         totals = [0.0] * len(candidates)
-        spent = samples = 0
+        samples = 0
+        start = self.rollout_units  # the ``stuck`` evaluation charges its searches here too
         hidden = hidden_tiles(view)
         policies = list(self.policies)
         if params.own_rollout == "hold":
@@ -266,12 +266,10 @@ class LookaheadBot(ConservativeBot):
             for index, candidate in enumerate(candidates):
                 rollout = _Rollout(view, deal, policies)
                 totals[index] += rollout.run(candidate, params.depth, self.evaluate)
-                spent += rollout.units + self._evaluation_units
-                self._evaluation_units = 0
-            if params.budget is not None and spent >= params.budget:
+                self.rollout_units += rollout.units
+            if params.budget is not None and self.rollout_units - start >= params.budget:
                 break
-        self.rollout_units += spent
-        self.search_units += spent
+        self.search_units += self.rollout_units - start
         self.decisions += 1
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         if totals[best] - totals[0] <= params.margin * samples:
@@ -284,7 +282,7 @@ class LookaheadBot(ConservativeBot):
         if not rack:
             return 0
         found = solve(tuple(rack), table, self.profile, initial=not opened, budget=None, exact=False)
-        self._evaluation_units += max(found.nodes, 1)
+        self.rollout_units += max(found.nodes, 1)
         return found.tiles_placed
 
     def evaluate(
