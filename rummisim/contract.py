@@ -16,6 +16,7 @@ the rules that decide whether a ``Play`` is legal live in ``rummisim.rules``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
@@ -93,6 +94,36 @@ class TurnView:
     pool_size: int
     discard_top: int | None
     turn: int
+
+    @classmethod
+    def of(
+        cls,
+        profile: RuleProfile,
+        seat: int,
+        phase: Phase,
+        *,
+        racks: Sequence[Sequence[int]],
+        table: tuple[Meld, ...],
+        opened: Sequence[bool],
+        pool_size: int,
+        discard: Sequence[int],
+        turn: int,
+    ) -> TurnView:
+        """The view of ``seat`` in a position given whole (every rack, the discard pile): what
+        the engine shows a bot, and what ``lookahead``'s rollouts show their policies."""
+        return cls(
+            profile=profile,
+            seat=seat,
+            phase=phase,
+            rack=tuple(racks[seat]),
+            table=table,
+            opened=opened[seat],
+            opened_seats=tuple(opened),
+            rack_sizes=tuple(len(r) for r in racks),
+            pool_size=pool_size,
+            discard_top=discard[-1] if discard else None,
+            turn=turn,
+        )
 
 
 # ----- who plays -------------------------------------------------------------------------

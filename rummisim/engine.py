@@ -226,17 +226,15 @@ class _Round:
     # -- helpers --
     def view(self, seat: int, phase: Phase) -> TurnView:
         s = self.state
-        return TurnView(
-            profile=self.profile,
-            seat=seat,
-            phase=phase,
-            rack=tuple(s.racks[seat]),
+        return TurnView.of(
+            self.profile,
+            seat,
+            phase,
+            racks=s.racks,
             table=s.table,
-            opened=s.opened[seat],
-            opened_seats=tuple(s.opened),
-            rack_sizes=tuple(len(r) for r in s.racks),
+            opened=s.opened,
             pool_size=len(s.pool),
-            discard_top=s.discard[-1] if s.discard else None,
+            discard=s.discard,
             turn=self.turn,
         )
 

@@ -368,17 +368,15 @@ class _Rollout:
 
     # -- views and actions --
     def view(self, seat: int, phase: Phase) -> TurnView:
-        return TurnView(
-            profile=self.profile,
-            seat=seat,
-            phase=phase,
-            rack=tuple(self.racks[seat]),
+        return TurnView.of(
+            self.profile,
+            seat,
+            phase,
+            racks=self.racks,
             table=self.table,
-            opened=self.opened[seat],
-            opened_seats=tuple(self.opened),
-            rack_sizes=tuple(len(r) for r in self.racks),
+            opened=self.opened,
             pool_size=len(self.pool),
-            discard_top=self.discard[-1] if self.discard else None,
+            discard=self.discard,
             turn=self.turn,
         )
 
