@@ -161,6 +161,7 @@ from rummisim.solver.opening import TooManyCores, best_single_set, opening_cores
 
 MAX_STATES = 1 << 21  # total states over all steps before the DP gives up (deterministic)
 HASH_BITS = 19  # one step holds at most half of 2**HASH_BITS states
+MIN_HASH_BITS = 8  # a step's hash table starts at least this big (``_new_step``)
 MAX_OPEN_RUNS = 7  # open runs per colour that the action code can describe
 MAX_KEY_BITS = 62
 
@@ -328,28 +329,60 @@ _HASH_MULT = np.uint64(0x9E3779B97F4A7C15)
 
 
 @numba.njit(cache=True, nogil=True)
-def _insert(
-    key, score, parent, action, keys, scores, parents, actions, count, step_lo, hkeys, hidx, hstamp, stamp
-):
+def _slot(key, bits):
+    return np.int64((np.uint64(key) * _HASH_MULT) >> (np.uint64(64) - np.uint64(bits)))
+
+
+@numba.njit(cache=True, nogil=True)
+def _new_step(htab, hinfo, states):
+    """Start a step's hash table: a fresh stamp, and room for about ``states`` states (the
+    previous step's count) at a load of at most a half, at least ``1 << MIN_HASH_BITS``
+    slots. A step that outgrows it doubles it (``_insert``), up to ``1 << HASH_BITS``."""
+    bits = MIN_HASH_BITS
+    while bits < HASH_BITS and (1 << (bits - 1)) <= states:
+        bits += 1
+    hinfo[0] = bits
+    hinfo[1] += 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _insert(key, score, parent, action, keys, scores, parents, actions, count, step_lo, htab, hinfo):
     """Put a state into the current step (keep the best score per key); return the new count
-    or OVERFLOW."""
-    hbits = np.uint64(HASH_BITS)
-    h = np.int64((np.uint64(key) * _HASH_MULT) >> (np.uint64(64) - hbits))
-    mask = (1 << HASH_BITS) - 1
+    or OVERFLOW. The step's table (``htab`` rows: stamp, key, index; ``hinfo``: bits in use,
+    stamp) uses only its first ``1 << bits`` rows, so small steps stay in cache; at a load of a
+    half it doubles (a new stamp, the step's states hashed again). State indices are the order
+    of first insertion whatever the table's size, so the search is the same."""
+    bits = hinfo[0]
+    if bits < HASH_BITS and count - step_lo >= (1 << (bits - 1)):
+        bits += 1
+        hinfo[0] = bits
+        hinfo[1] += 1
+        grown = hinfo[1]
+        grow_mask = (1 << bits) - 1
+        for j in range(step_lo, count):
+            h = _slot(keys[j], bits)
+            while htab[h, 0] == grown:
+                h = (h + 1) & grow_mask
+            htab[h, 0] = grown
+            htab[h, 1] = keys[j]
+            htab[h, 2] = j
+    stamp = hinfo[1]
+    mask = (1 << bits) - 1
+    h = _slot(key, bits)
     while True:
-        if hstamp[h] != stamp:
+        if htab[h, 0] != stamp:
             if count >= keys.shape[0] or count - step_lo >= (1 << (HASH_BITS - 1)):
                 return OVERFLOW
-            hstamp[h] = stamp
-            hkeys[h] = key
-            hidx[h] = count
+            htab[h, 0] = stamp
+            htab[h, 1] = key
+            htab[h, 2] = count
             keys[count] = key
             scores[count] = score
             parents[count] = parent
             actions[count] = action
             return count + 1
-        if hkeys[h] == key:
-            j = hidx[h]
+        if htab[h, 1] == key:
+            j = htab[h, 2]
             if score > scores[j]:
                 scores[j] = score
                 parents[j] = parent
@@ -382,10 +415,8 @@ def _kernel(
     scores,
     parents,
     actions,
-    hkeys,
-    hidx,
-    hstamp,
-    stamp,
+    htab,  # (1 << HASH_BITS, 3) the steps' hash tables (``_insert``)
+    hinfo,  # (2,) bits of the current step's table, its stamp (rises: no stale entries read)
     final_jokers,  # (states,) leading jokers that close a colour state's runs at the end
     debt,  # (states,) items a colour state's open runs still need
     rest_gain,  # (P * C,) most score the rack tiles after each colour step can still add
@@ -403,7 +434,7 @@ def _kernel(
     pin_add,  # (states,) a colour state plus one valid run; -1 past the open runs
 ):
     """Run the DP. Returns (index of the best final state, NO_STATE, OVERFLOW or
-    OVER_BUDGET; last stamp; states created). Every state kept can still reach ``bound``,
+    OVER_BUDGET; states created). Every state kept can still reach ``bound``,
     so the best final state of an exact pass is the optimum whenever the optimum is at
     least ``bound``; otherwise the answer is NO_STATE. A beam pass keeps, after each step,
     only the ``beam`` best states (stable order: ties by creation), copied in score order
@@ -430,7 +461,7 @@ def _kernel(
     for p in range(n_pos):
         gp = gain[p]
         for c in range(n_col):
-            stamp += 1
+            _new_step(htab, hinfo, hi - lo)
             count = hi
             t = tcnt[p, c]
             r = rcnt[p, c]
@@ -523,23 +554,21 @@ def _kernel(
                                         actions,
                                         count,
                                         hi,
-                                        hkeys,
-                                        hidx,
-                                        hstamp,
-                                        stamp,
+                                        htab,
+                                        hinfo,
                                     )
                                     if count < 0:
-                                        return OVERFLOW, stamp, created + count - hi
+                                        return OVERFLOW, created + count - hi
                                     if created + count - hi > limit:
-                                        return OVER_BUDGET, stamp, limit  # the last state is dropped
+                                        return OVER_BUDGET, limit  # the last state is dropped
             created += count - hi
             lo, hi = _next_step(
                 hi, count, beam, debt_unit, keys, scores, parents, actions, debt, n_col, width
             )
             if hi == lo:
-                return NO_STATE, stamp, created
+                return NO_STATE, created
         # the groups of this value: the numbered tiles set aside plus the jokers they need
-        stamp += 1
+        _new_step(htab, hinfo, hi - lo)
         count = hi
         for i in range(lo, hi):
             key = keys[i]
@@ -550,16 +579,16 @@ def _kernel(
             base = key & ~(nmask << n_at) & ~(mmask << m_at) & ~(jmask << jokers_at)
             nk = base | ((used + jg) << jokers_at)
             count = _insert(
-                nk, scores[i], i, jg, keys, scores, parents, actions, count, hi, hkeys, hidx, hstamp, stamp
+                nk, scores[i], i, jg, keys, scores, parents, actions, count, hi, htab, hinfo
             )
             if count < 0:
-                return OVERFLOW, stamp, created + count - hi
+                return OVERFLOW, created + count - hi
             if created + count - hi > limit:
-                return OVER_BUDGET, stamp, limit
+                return OVER_BUDGET, limit
         created += count - hi
         lo, hi = _next_step(hi, count, beam, debt_unit, keys, scores, parents, actions, debt, n_col, width)
         if hi == lo:
-            return NO_STATE, stamp, created
+            return NO_STATE, created
     # at the top a run short of a set closes with leading jokers (J 12 13, J J 13); a leading
     # joker anywhere else could move to the end of its run, or is not needed at all
     best = NO_STATE
@@ -579,7 +608,7 @@ def _kernel(
         if ok and (best == NO_STATE or scores[i] > best_score):
             best = i
             best_score = scores[i]
-    return best, stamp, created
+    return best, created
 
 
 @numba.njit(cache=True, nogil=True)
@@ -621,10 +650,8 @@ class _Buffers:
         self.scores = np.empty(MAX_STATES, dtype=np.int64)
         self.parents = np.empty(MAX_STATES, dtype=np.int64)
         self.actions = np.empty(MAX_STATES, dtype=np.int64)
-        self.hkeys = np.empty(1 << HASH_BITS, dtype=np.int64)
-        self.hidx = np.empty(1 << HASH_BITS, dtype=np.int64)
-        self.hstamp = np.zeros(1 << HASH_BITS, dtype=np.int64)
-        self.stamp = 0
+        self.htab = np.zeros((1 << HASH_BITS, 3), dtype=np.int64)
+        self.hinfo = np.zeros(2, dtype=np.int64)
 
 
 _BUFFERS: list[_Buffers] = []
@@ -1471,7 +1498,7 @@ def _passes(tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: i
         # (without jokers to place the exact pass is cheap: the probe would only add a pass)
         passes.insert(0, (bounds[0], PROBE_BEAM, PROBE_BEAM * PROBE_CAP))
     for bound, beam, step_cap in passes:
-        best, buf.stamp, created = _kernel(
+        best, created = _kernel(
             tgrid,
             rgrid,
             gain,
@@ -1494,10 +1521,8 @@ def _passes(tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: i
             buf.scores,
             buf.parents,
             buf.actions,
-            buf.hkeys,
-            buf.hidx,
-            buf.hstamp,
-            buf.stamp,
+            buf.htab,
+            buf.hinfo,
             tab.final_jokers,
             tab.debt,
             rest_gain,
