@@ -578,9 +578,7 @@ def _kernel(
                 continue
             base = key & ~(nmask << n_at) & ~(mmask << m_at) & ~(jmask << jokers_at)
             nk = base | ((used + jg) << jokers_at)
-            count = _insert(
-                nk, scores[i], i, jg, keys, scores, parents, actions, count, hi, htab, hinfo
-            )
+            count = _insert(nk, scores[i], i, jg, keys, scores, parents, actions, count, hi, htab, hinfo)
             if count < 0:
                 return OVERFLOW, created + count - hi
             if created + count - hi > limit:
@@ -1334,8 +1332,7 @@ def _best(
         return None
     tgrid, rgrid, wrapable, allow_group = _grids(table_counts, rack_counts, profile)
     n_pos = tgrid.shape[0]
-    geo = run_geometry(profile)
-    gain = np.array([item_gain(geo.value_at(p + 1), objective) for p in range(n_pos)], dtype=np.int64)
+    gain = _position_gains(profile, objective)
     n_steps = n_pos * (C + 1)
     bounds = _bounds(rack_counts[:joker], profile, objective) if prune else [NO_BOUND]
     if floor is not None:
@@ -1353,14 +1350,10 @@ def _best(
         return NO_BOUND, table, ()  # nothing reaches the floor
     if best < 0:
         return None
-    chain = []
-    i = int(best)
-    while i > 0:
-        chain.append(int(buf.actions[i]))
-        i = int(buf.parents[i])
-    chain.reverse()
-    if len(chain) != n_steps:
+    steps = np.empty(n_steps, dtype=np.int64)
+    if _chain(buf.parents, buf.actions, best, steps) != n_steps:
         return None
+    chain = steps.tolist()
     score = int(buf.scores[best]) + offset + n_rj * item_gain(profile.jokers.penalty, objective)
     host_sets = tuple(h[0] for h in hosts)
     new_table = build_table(chain, profile, tab.types, n_pos, n_jokers, virtual, host_sets, pins)
@@ -1374,6 +1367,32 @@ def _best(
         return None
     played = tuple(int(c) for c in np.repeat(np.arange(ts.n_codes), extra))
     return score, new_table, played
+
+
+@numba.njit(cache=True, nogil=True)
+def _chain(parents, actions, best, out):
+    """The actions from the first step to state ``best`` into ``out`` (its steps, in order);
+    returns the number of steps, or -1 when they do not fit ``out``."""
+    n = 0
+    i = best
+    while i > 0:
+        n += 1
+        i = parents[i]
+    if n != out.shape[0]:
+        return -1
+    i = best
+    for k in range(n - 1, -1, -1):
+        out[k] = actions[i]
+        i = parents[i]
+    return n
+
+
+@lru_cache(maxsize=64)
+def _position_gains(profile: RuleProfile, objective: str) -> np.ndarray:
+    """The objective gain of one numbered tile at each run position (shared: never written;
+    not flagged read-only, which would compile the kernel a second time)."""
+    geo = run_geometry(profile)
+    return np.array([item_gain(geo.value_at(p + 1), objective) for p in range(geo.top)], dtype=np.int64)
 
 
 def _grids(table_counts: np.ndarray, rack_counts: np.ndarray, profile: RuleProfile):

@@ -357,6 +357,21 @@ def build_table(
     return tuple(sorted(melds, key=lambda m: (m.faces, m.tiles)))
 
 
+@lru_cache(maxsize=1 << 16)
+def _fields(action: int, n_types: int):
+    """A colour step's action word read: (runs started, tiles to groups, tiles used, per type
+    the runs extended by a tile and by a joker, the runs extended by a tile, all runs extended)."""
+    moves = tuple(((action >> (3 * k)) & 7, (action >> (3 * (n_types + k))) & 7) for k in range(n_types))
+    return (
+        (action >> STARTS_AT) & 7,
+        (action >> G_AT) & 15,
+        (action >> X_AT) & 15,
+        moves,
+        sum(t for t, _ in moves),
+        sum(t + j for t, j in moves),
+    )
+
+
 def decode(chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple[Pin, ...] = ()):
     """Replay the chosen steps into runs and groups (lists of tiles and faces), or None."""
     ts = profile.tileset
@@ -391,25 +406,24 @@ def decode(chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int, 
         for c in range(C):
             action = chain[k]
             k += 1
-            starts, in_groups = (action >> STARTS_AT) & 7, (action >> G_AT) & 15
-            used = (action >> X_AT) & 15
+            starts, in_groups, used, moves, by_tile, moved = _fields(action, n_types)
             starting = pin_start.get((p, c), []) if pins else []
             ending = in_flight.pop((p, c), []) if pins else []
             if not (open_runs[c] or starts or in_groups or used or starting or ending):
                 continue  # no run of this colour open, none starts, no tile used, no pin
             face = ts.code(c, value)
             group_tiles.extend([face] * in_groups)
-            by_kind: list[list[_Run]] = [[] for _ in range(n_types)]
+            # the open runs by type, types in order (a type with no open run moves none)
+            by_kind: dict[int, list[_Run]] = {}
             for run in open_runs[c]:
-                by_kind[run.kind].append(run)
+                by_kind.setdefault(run.kind, []).append(run)
+            if sum(moves[kind][0] + moves[kind][1] for kind in by_kind) != moved:
+                return None
             still: list[_Run] = []
             joined: list[_Run] = []  # short runs that join a pinned run starting here
-            by_tile = 0
-            for kind in range(n_types):
+            for kind in sorted(by_kind):
                 members = by_kind[kind]
-                n_tile = (action >> (3 * kind)) & 7
-                n_joker = (action >> (3 * (n_types + kind))) & 7
-                by_tile += n_tile
+                n_tile, n_joker = moves[kind]
                 if n_tile + n_joker > len(members):
                     return None
                 if not types.closes[kind] and n_tile + n_joker != len(members):
@@ -428,7 +442,8 @@ def decode(chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int, 
                         still.append(run)
                     else:
                         runs.append((run.tiles, run.faces))
-            still.extend(_Run(TYPE_A, p + 1, [face], [face]) for _ in range(starts))
+            for _ in range(starts):
+                still.append(_Run(TYPE_A, p + 1, [face], [face]))
             if not pins:  # (the common case: nothing pinned to join, end or take tiles)
                 if used != by_tile + starts + in_groups:
                     return None
@@ -585,13 +600,19 @@ def _add_spare_jokers(runs, groups, spare: int, profile: RuleProfile) -> bool:
 def _groups(tiles: list[int], jokers: int, profile: RuleProfile) -> list[tuple[list[int], list[int]]] | None:
     """Groups of distinct colours from same-value tiles plus the jokers they need (round
     robin over ``k`` groups of ``GROUP_NUMBERED`` or more tiles, the ``k`` that needs
-    exactly ``jokers``, at most ``jokers.max_per_set`` in a group)."""
+    exactly ``jokers``, at most ``jokers.max_per_set`` in a group), as new lists."""
+    formed = _group_split(tuple(sorted(tiles)), jokers, profile)
+    return None if formed is None else [(list(t), list(f)) for t, f in formed]
+
+
+@lru_cache(maxsize=1 << 14)
+def _group_split(tiles: tuple[int, ...], jokers: int, profile: RuleProfile):
+    """``_groups`` of sorted tiles, remembered (tuples: callers get copies)."""
     if not tiles:
-        return [] if jokers == 0 else None
+        return () if jokers == 0 else None
     ts = profile.tileset
     lo, hi = profile.groups.min_size, profile.groups.max_size
     cap = profile.jokers.max_per_set
-    tiles = sorted(tiles)
     value = ts.value_of(tiles[0])
     for k in range(1, len(tiles) // GROUP_NUMBERED + 1):
         members: list[list[int]] = [[] for _ in range(k)]
@@ -606,8 +627,8 @@ def _groups(tiles: list[int], jokers: int, profile: RuleProfile) -> list[tuple[l
         for m, j in zip(members, need, strict=True):
             colours = {ts.colour_of(t) for t in m}
             missing = [ts.code(c, value) for c in range(ts.colours) if c not in colours][:j]
-            out.append((m + [ts.joker] * j, m + missing))
-        return out
+            out.append((tuple(m + [ts.joker] * j), tuple(m + missing)))
+        return tuple(out)
     return None
 
 
