@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -58,15 +59,31 @@ def play_limit(profile: RuleProfile, rack_size: int) -> int:
     return rack_size - 1 if profile.discard_pile else rack_size
 
 
+@lru_cache(maxsize=1 << 16)
+def _pairs(meld: Meld) -> Counter[tuple[int, int]]:
+    """A meld's (tile, face) pairs with their counts, remembered (never changed by callers)."""
+    return Counter(zip(meld.tiles, meld.faces, strict=True))
+
+
 def _contained(small: Meld, big: Meld) -> bool:
-    need = Counter(zip(small.tiles, small.faces, strict=True))
-    have = Counter(zip(big.tiles, big.faces, strict=True))
-    return all(have[k] >= v for k, v in need.items())
+    if len(small) > len(big):
+        return False
+    have = _pairs(big)
+    return all(have[k] >= v for k, v in _pairs(small).items())
 
 
 def _injective_containment(old: list[Meld], new: list[Meld]) -> bool:
     """Each old meld sits inside a distinct new meld (tiles and faces kept)."""
-    options = [[j for j, n in enumerate(new) if _contained(o, n)] for o in old]
+    holding: dict[tuple[int, int], list[int]] = {}  # a (tile, face) pair -> new melds with it
+    for j, n in enumerate(new):
+        for pair in _pairs(n):
+            holding.setdefault(pair, []).append(j)
+    options = [
+        [j for j in holding.get((o.tiles[0], o.faces[0]), ()) if _contained(o, new[j])]
+        if len(o)
+        else list(range(len(new)))
+        for o in old
+    ]
     order = sorted(range(len(old)), key=lambda i: len(options[i]))
     used: set[int] = set()
 

@@ -142,36 +142,44 @@ def make_pins(sets, profile: RuleProfile) -> tuple[Pin, ...] | None:
     """Pins for table sets given as (tiles, faces) (jokers at the faces they keep), or
     ``None`` where the DP does not pin such a set: a group with fewer free places than
     missing colours (one count per colour would not do)."""
-    ts = profile.tileset
-    joker = ts.joker
     pins = []
     for tiles, faces in sets:
-        order = sorted(range(len(faces)), key=lambda i: (ts.value_of(faces[i]), ts.colour_of(faces[i])))
-        tiles = tuple(int(tiles[i]) for i in order)
-        faces = tuple(int(faces[i]) for i in order)
-        values = [ts.value_of(f) for f in faces]
-        n_jokers = sum(t == joker for t in tiles)
-        if len(set(values)) == 1:
-            present = {ts.colour_of(f) for f in faces}
-            missing = tuple(c for c in range(ts.colours) if c not in present)
-            room = profile.groups.max_size - len(faces)
-            if room <= 0:
-                missing = ()
-            elif room < len(missing):
-                return None
-            p = values[0] - 1
-            pins.append(Pin("group", -1, p, p, tiles, faces, missing, n_jokers))
-            continue
-        colour = ts.colour_of(faces[0])
-        if any(ts.colour_of(f) != colour for f in faces):
+        pin = _pin(tuple(tiles), tuple(faces), profile)
+        if pin is None:
             return None
-        positions = run_geometry(profile).positions(faces)  # a high 1 (after 13) is V + 1
-        if positions is None:
-            return None
-        if positions != values:
-            tiles, faces = tiles[1:] + tiles[:1], faces[1:] + faces[:1]  # in run order
-        pins.append(Pin("run", colour, positions[0] - 1, positions[-1] - 1, tiles, faces, (), n_jokers))
+        pins.append(pin)
     return tuple(pins)
+
+
+@lru_cache(maxsize=1 << 14)
+def _pin(tiles: tuple[int, ...], faces: tuple[int, ...], profile: RuleProfile) -> Pin | None:
+    """``make_pins`` for one set, remembered (a table's sets come back search after search)."""
+    ts = profile.tileset
+    joker = ts.joker
+    order = sorted(range(len(faces)), key=lambda i: (ts.value_of(faces[i]), ts.colour_of(faces[i])))
+    tiles = tuple(int(tiles[i]) for i in order)
+    faces = tuple(int(faces[i]) for i in order)
+    values = [ts.value_of(f) for f in faces]
+    n_jokers = sum(t == joker for t in tiles)
+    if len(set(values)) == 1:
+        present = {ts.colour_of(f) for f in faces}
+        missing = tuple(c for c in range(ts.colours) if c not in present)
+        room = profile.groups.max_size - len(faces)
+        if room <= 0:
+            missing = ()
+        elif room < len(missing):
+            return None
+        p = values[0] - 1
+        return Pin("group", -1, p, p, tiles, faces, missing, n_jokers)
+    colour = ts.colour_of(faces[0])
+    if any(ts.colour_of(f) != colour for f in faces):
+        return None
+    positions = run_geometry(profile).positions(faces)  # a high 1 (after 13) is V + 1
+    if positions is None:
+        return None
+    if positions != values:
+        tiles, faces = tiles[1:] + tiles[:1], faces[1:] + faces[:1]  # in run order
+    return Pin("run", colour, positions[0] - 1, positions[-1] - 1, tiles, faces, (), n_jokers)
 
 
 def pin_joins(pin: Pin, n_pos: int, wrap: bool) -> tuple[bool, bool]:
