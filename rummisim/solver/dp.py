@@ -97,7 +97,9 @@ racks less one tile go best bound first until one reaches the next bound (``_bes
 
 The kernel is compiled with numba and cached on disk (``cache=True``, next to the
 module in ``__pycache__``), so fresh processes load it instead of compiling; states
-live in flat arrays with one hash table per step. The number of states is bounded
+live in flat arrays with one hash table per step, sized to the step (it starts from the
+previous step's count and doubles at half load, so the small steps of most searches stay in
+the CPU cache; the states and their order do not depend on its size). The number of states is bounded
 (deterministic, never wall time): past the bound the solver answers ``None`` and
 ``solver.solve`` uses the MILP.
 
