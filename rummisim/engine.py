@@ -42,7 +42,7 @@ returned as data.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -199,6 +199,41 @@ def choose_first_player(
         top = max(values)
         contenders = [s for s, v in zip(contenders, values, strict=True) if v == top]
     return contenders[0]
+
+
+def game_streams(
+    seed: int | np.random.SeedSequence | None, n_players: int
+) -> tuple[np.random.SeedSequence, np.random.SeedSequence, list[np.random.SeedSequence]]:
+    """A game's independent random streams: the deals, the first players, one per seat's bot."""
+    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    deal_seed, seat_seed, *bot_seeds = root.spawn(2 + n_players)
+    return deal_seed, seat_seed, bot_seeds
+
+
+def round_deals(
+    profile: RuleProfile, n_players: int, deal_seed: np.random.SeedSequence, seat_seed: np.random.SeedSequence
+) -> Iterator[tuple[int, RoundState]]:
+    """Each round's first player and deal, in order (``game_streams``' first two streams). The
+    bots draw from streams of their own, so the deals of a seed do not depend on the play:
+    ``rummisim.replay`` deals a logged game's seed again to check its deals."""
+    deal_rng = np.random.default_rng(deal_seed)
+    seat_rng = np.random.default_rng(seat_seed)
+    index = 0
+    while True:
+        first = choose_first_player(profile, n_players, index, seat_rng)
+        yield first, deal(profile, n_players, deal_rng)
+        index += 1
+
+
+def dealt(round_index: int, first: int, state: RoundState) -> ev.Dealt:
+    """The event of a round's deal (the pool in draw order: the engine draws from its end)."""
+    return ev.Dealt(
+        round_index,
+        first,
+        tuple(tuple(r) for r in state.racks),
+        tuple(reversed(state.pool)),
+        tuple(state.discard),
+    )
 
 
 # ----- one round -----------------------------------------------------------------------------
@@ -420,15 +455,7 @@ class _Round:
         end_reason = None
         emit = self.emit
         if emit is not None:
-            emit(
-                ev.Dealt(
-                    self.round_index,
-                    self.first,
-                    tuple(tuple(r) for r in s.racks),
-                    tuple(reversed(s.pool)),
-                    tuple(s.discard),
-                )
-            )
+            emit(dealt(self.round_index, self.first, s))
         while end_reason is None:
             if self.turn >= profile.end.max_turns:
                 end_reason = EndReason.TURN_CAP
@@ -593,10 +620,8 @@ def play_game(
     problem = profile.seat_count_problem(n)
     if problem:
         raise ValueError(f"{problem}, got {n} bots")
-    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    deal_seed, seat_seed, *bot_seeds = root.spawn(2 + n)
-    deal_rng = np.random.default_rng(deal_seed)
-    seat_rng = np.random.default_rng(seat_seed)
+    deal_seed, seat_seed, bot_seeds = game_streams(seed, n)
+    deals = round_deals(profile, n, deal_seed, seat_seed)
     built, names = seat_bots(profile, bots, bot_seeds)
 
     rounds: list[RoundRecord] = []
@@ -606,8 +631,7 @@ def play_game(
     capped = False
     while True:
         index = len(rounds)
-        first = choose_first_player(profile, n, index, seat_rng)
-        state = deal(profile, n, deal_rng)
+        first, state = next(deals)
         game_round = _Round(
             profile, built, names, state, first, index, observer, log, strict, on_event, events
         )

@@ -144,8 +144,8 @@ def read_header(record: Mapping[str, Any], resolve: Callable[[str], RuleProfile]
             "(the rules differ from the ones the game was played under)",
         )
     seed = record.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise LogError(None, f"header: 'seed' must be an integer or null, got {seed!r}")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+        raise LogError(None, f"header: 'seed' must be a non-negative integer or null, got {seed!r}")
     bots = _key(record, "bots", "header")
     if not isinstance(bots, list) or not all(isinstance(b, str | Mapping) for b in bots):
         raise LogError(None, "header: 'bots' must be a list with one name (or {name, params}) per seat")

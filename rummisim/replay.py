@@ -5,7 +5,9 @@
 
 - the deal is the profile's tile set exactly (every rack ``rack_size`` tiles, the discard
   pile's first tile, the pool; tiles conserved), and the first player is the one the
-  profile allows (``first_player: rotate``);
+  profile allows (``first_player: rotate``); where the header gives the game's seed, the
+  first player, the racks, the discard pile and the pool's order are the ones that seed deals
+  (``engine.round_deals``);
 - turns come in order, each seat in its turn, and follow the profile's turn flow: one play,
   draw, discard take or pass; a play after drawing only under ``turn.play_after_draw``; a
   discard exactly when the profile asks for one; a pass only on an empty pool; no draw or
@@ -33,7 +35,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummisim import events as ev
-from rummisim.engine import match_over, match_winner, pool_empty_winner, pool_round_over, score_round
+from rummisim.engine import (
+    dealt,
+    game_streams,
+    match_over,
+    match_winner,
+    pool_empty_winner,
+    pool_round_over,
+    round_deals,
+    score_round,
+)
 from rummisim.gamelog import Header, LogError, describe, from_dict, read_header
 from rummisim.melds import Meld
 from rummisim.profile import RuleProfile
@@ -124,6 +135,11 @@ class _Checker:
         self.t_main: str | None = None  # this turn's action: play | draw | take_discard | pass
         self.t_discarded = False
         self.t_timeout = False
+        # a seeded game's deals, dealt again (the bots' streams are separate, see ``round_deals``)
+        self.deals = None
+        if head.seed is not None:
+            deal_seed, seat_seed, _ = game_streams(head.seed, self.n)
+            self.deals = round_deals(self.profile, self.n, deal_seed, seat_seed)
 
     # ----- where we are ---------------------------------------------------------------------
 
@@ -220,6 +236,8 @@ class _Checker:
         if has_pool and held != full:
             missing = sorted((full - held).elements())
             raise _fail(f"{what}: tiles missing from the deal: {self.fmt(missing)} (tiles not conserved)")
+        if self.deals is not None:
+            self.seeded_deal(event, has_pool, what)
         self.round = index
         self.first = event.first_player
         self.racks = [list(rack) for rack in event.racks]
@@ -236,6 +254,36 @@ class _Checker:
         self.passes = 0
         self.ended: EndReason | None = None
         self.expect = "turn"
+
+    def seeded_deal(self, event: ev.Dealt, has_pool: bool, what: str) -> None:
+        """The deal is the one the header's seed deals (the first player, every rack, the
+        discard pile, and the pool's order where the log lists it)."""
+        assert self.deals is not None
+        first, state = next(self.deals)
+        seeded = dealt(event.round_index, first, state)
+        seed = self.head.seed
+        if event.first_player != first:
+            raise _fail(
+                f"{what}: seed {seed} has seat {first} start round {event.round_index}, "
+                f"not seat {event.first_player}"
+            )
+        for seat, rack in enumerate(event.racks):
+            if sorted(rack) != sorted(seeded.racks[seat]):
+                raise _fail(
+                    f"{what}: seed {seed} deals seat {seat} {self.fmt(seeded.racks[seat])}, "
+                    f"not {self.fmt(rack)} (the deal is not the seed's)"
+                )
+        if tuple(event.discard) != seeded.discard:
+            raise _fail(
+                f"{what}: seed {seed} turns up {self.fmt(seeded.discard)} on the discard pile, "
+                f"not {self.fmt(event.discard)}"
+            )
+        if has_pool and tuple(event.pool) != seeded.pool:
+            at = next(i for i, (a, b) in enumerate(zip(event.pool, seeded.pool, strict=True)) if a != b)
+            raise _fail(
+                f"{what}: seed {seed} puts {self.ts.format_tile(seeded.pool[at])} at place {at + 1} "
+                f"of the pool, not {self.ts.format_tile(event.pool[at])} (the deal is not the seed's)"
+            )
 
     # ----- turns ----------------------------------------------------------------------------------
 

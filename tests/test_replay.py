@@ -114,6 +114,51 @@ def test_a_tile_missing_from_the_deal(logs, tmp_path, capsys):
     assert line == 2 and "missing from the deal" in message
 
 
+def test_a_deal_that_is_not_the_seeds(logs, tmp_path, capsys):
+    """Tiles swapped between two racks keep the tile set whole, so only the seed tells."""
+    rows = records(logs["standard"])
+    deal = rows[1]
+    a, b = deal["racks"][0][0], deal["racks"][1][0]
+    assert a != b
+    deal["racks"][0][0], deal["racks"][1][0] = b, a
+    line, message = replay_fails(write(tmp_path / "swapped.jsonl", rows), capsys)
+    assert line == 2 and "seed 2 deals seat 0" in message and "not the seed's" in message
+
+
+def test_a_pool_order_that_is_not_the_seeds(logs, tmp_path, capsys):
+    rows = records(logs["polish-40"])
+    i = first(rows, "deal", 2)  # a later round's deal (the seed's stream goes on)
+    pool = rows[i]["pool"]
+    j = next(k for k in range(1, len(pool)) if pool[k] != pool[0])
+    pool[0], pool[j] = pool[j], pool[0]
+    line, message = replay_fails(write(tmp_path / "pool.jsonl", rows), capsys)
+    assert line == i + 1 and "at place 1 of the pool" in message
+
+
+def test_a_first_player_that_is_not_the_seeds(tmp_path, capsys):
+    """Under ``first_player: draw_highest`` the seed decides who starts."""
+    profile = with_overrides("standard", first_player="draw_highest")
+    events: list = []
+    play_game(profile, ["baseline", "baseline"], 3, events=events.append)
+    rows = [gamelog.header(profile, 3, ["baseline", "baseline"], None)]
+    rows += [gamelog.to_dict(e, profile.tileset) for e in events]
+    deal = rows[1]
+    deal["first"] = 1 - deal["first"]
+    line, message = replay_fails(write(tmp_path / "first.jsonl", rows), capsys)
+    assert line == 2 and f"seed 3 has seat {1 - deal['first']} start round 0" in message
+
+
+def test_the_header_seed_is_the_one_checked(logs, tmp_path, capsys):
+    """Another seed deals another game; without a seed the deal is only checked for conservation."""
+    rows = records(logs["standard"])
+    rows[0]["seed"] = 7
+    line, message = replay_fails(write(tmp_path / "other-seed.jsonl", rows), capsys)
+    assert line == 2 and "seed 7 deals seat 0" in message
+    rows[0]["seed"] = None
+    path = write(tmp_path / "unseeded.jsonl", rows)
+    assert main(["replay", str(path)]) == 0, capsys.readouterr().err
+
+
 def test_a_draw_that_is_not_the_pools_next_tile(logs, tmp_path, capsys):
     rows = records(logs["standard"])
     i = first(rows, "draw")
