@@ -1355,10 +1355,9 @@ def _best(
     steps = np.empty(n_steps, dtype=np.int64)
     if _chain(buf.parents, buf.actions, best, steps) != n_steps:
         return None
-    chain = steps.tolist()
     score = int(buf.scores[best]) + offset + n_rj * item_gain(profile.jokers.penalty, objective)
     host_sets = tuple(h[0] for h in hosts)
-    new_table = build_table(chain, profile, tab.types, n_pos, n_jokers, virtual, host_sets, pins)
+    new_table = build_table(steps, profile, tab.types, n_pos, n_jokers, virtual, host_sets, pins)
     if new_table is None:
         return None
     new_counts = np.bincount(

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
 
+import numba
 import numpy as np
 
 from rummisim.geometry import run_geometry
@@ -320,7 +321,7 @@ def restore_jokers(sets, virtual: tuple[int, ...], profile: RuleProfile) -> bool
 
 
 def build_table(
-    chain: list[int],
+    chain,
     profile: RuleProfile,
     types: RunTypes,
     n_pos: int,
@@ -380,8 +381,182 @@ def _fields(action: int, n_types: int):
     )
 
 
-def decode(chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple[Pin, ...] = ()):
-    """Replay the chosen steps into runs and groups (lists of tiles and faces), or None."""
+def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple[Pin, ...] = ()):
+    """Replay the chosen steps (action words, first step first) into runs and groups (lists of
+    tiles and faces), or None. Without pins the compiled ``_replay`` walks the steps and this
+    builds the sets it lists; with pins, ``_decode_pinned``."""
+    if pins:
+        steps = chain.tolist() if isinstance(chain, np.ndarray) else list(chain)
+        return _decode_pinned(steps, profile, types, n_pos, pins)
+    ts = profile.tileset
+    C, joker = ts.colours, ts.joker
+    steps = np.asarray(chain, dtype=np.int64)
+    if steps.shape[0] != n_pos * (C + 1):
+        return None
+    arrays = _type_arrays(types)
+    out = _replay(steps, n_pos, C, *arrays)
+    if out is None:
+        return None
+    order, colour, start, length, jokers, to_groups, group_jokers = (a.tolist() for a in out)
+    codes = _codes(profile)
+    runs: list[tuple[list[int], list[int]]] = []
+    for r in order:
+        first, mask = start[r], jokers[r]
+        faces = list(codes[colour[r]][first : first + length[r]])
+        runs.append(
+            ([joker if mask >> i & 1 else f for i, f in enumerate(faces)] if mask else faces[:], faces)
+        )
+    groups: list[tuple[list[int], list[int]]] = []
+    for p, (counts, n_jokers) in enumerate(zip(to_groups, group_jokers, strict=True)):
+        if any(counts) or n_jokers:
+            group_tiles = [codes[c][p + 1] for c, n in enumerate(counts) for _ in range(n)]
+            formed = _groups(group_tiles, n_jokers, profile)
+            if formed is None:
+                return None
+            groups.extend(formed)
+    return runs, groups
+
+
+@lru_cache(maxsize=64)
+def _codes(profile: RuleProfile) -> list[tuple[int, ...]]:
+    """Per colour, the codes by run position (``RunGeometry.codes``)."""
+    geo = run_geometry(profile)
+    return [geo.codes(c) for c in range(profile.tileset.colours)]
+
+
+@lru_cache(maxsize=8)
+def _type_arrays(types: RunTypes) -> tuple[np.ndarray, ...]:
+    """``_replay``'s view of the run types: after a tile, after a joker, may close, top jokers."""
+    return (
+        np.array(types.after_tile, dtype=np.int64),
+        np.array(types.after_joker, dtype=np.int64),
+        np.array(types.closes, dtype=np.bool_),
+        np.array(types.top_jokers, dtype=np.int64),
+    )
+
+
+MAX_DECODED_RUNS = 256  # runs one decoding may list (the tile set has 106 tiles)
+MAX_OPEN_PER_COLOUR = 16
+
+
+@numba.njit(cache=True, nogil=True)
+def _replay(steps, n_pos, n_col, after_tile, after_joker, closes, top_jokers):
+    """``decode`` without pins, compiled: each colour step extends the open runs of that colour
+    type by type (first the runs extended by a tile, then by a joker, then the closed ones, in
+    the order they opened), then starts new runs; the last position closes what is open with
+    leading jokers. Returns None when the steps are inconsistent, else (the runs in the order
+    they close, and per run its colour, first position, length and joker mask; per position the
+    tiles of each colour set aside for groups, and the jokers the groups take)."""
+    n_types = after_tile.shape[0]
+    colour = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
+    start = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
+    length = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
+    jokers = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
+    kind = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
+    order = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
+    open_runs = np.zeros((n_col, MAX_OPEN_PER_COLOUR), dtype=np.int64)
+    n_open = np.zeros(n_col, dtype=np.int64)
+    still = np.zeros(MAX_OPEN_PER_COLOUR, dtype=np.int64)
+    kinds = np.zeros(MAX_OPEN_PER_COLOUR, dtype=np.int64)
+    to_groups = np.zeros((n_pos, n_col), dtype=np.int64)
+    group_jokers = np.zeros(n_pos, dtype=np.int64)
+    n_runs = 0
+    n_closed = 0
+    k = 0
+    for p in range(n_pos):
+        for c in range(n_col):
+            action = steps[k]
+            k += 1
+            starts = (action >> STARTS_AT) & 7
+            in_groups = (action >> G_AT) & 15
+            used = (action >> X_AT) & 15
+            m = n_open[c]
+            if m == 0 and starts == 0 and in_groups == 0 and used == 0:
+                continue
+            to_groups[p, c] = in_groups
+            moved = 0
+            by_tile = 0
+            for t in range(n_types):
+                n_tile = (action >> (3 * t)) & 7
+                moved += n_tile + ((action >> (3 * (n_types + t))) & 7)
+                by_tile += n_tile
+            for i in range(m):
+                kinds[i] = kind[open_runs[c, i]]
+            present = 0
+            for t in range(n_types):
+                for i in range(m):
+                    if kinds[i] == t:
+                        present += ((action >> (3 * t)) & 7) + ((action >> (3 * (n_types + t))) & 7)
+                        break
+            if present != moved:
+                return None
+            n_still = 0
+            for t in range(n_types):
+                n_tile = (action >> (3 * t)) & 7
+                n_moved = n_tile + ((action >> (3 * (n_types + t))) & 7)
+                members = 0
+                for i in range(m):
+                    members += kinds[i] == t
+                if members == 0:
+                    continue
+                if n_moved > members or (not closes[t] and n_moved != members):
+                    return None
+                idx = 0
+                for i in range(m):
+                    if kinds[i] != t:
+                        continue
+                    r = open_runs[c, i]
+                    if idx < n_moved:
+                        if idx >= n_tile:
+                            jokers[r] |= 1 << length[r]
+                            kind[r] = after_joker[t]
+                        else:
+                            kind[r] = after_tile[t]
+                        length[r] += 1
+                        if kind[r] < 0:
+                            return None
+                        still[n_still] = r
+                        n_still += 1
+                    else:
+                        order[n_closed] = r
+                        n_closed += 1
+                    idx += 1
+            for _ in range(starts):
+                if n_runs >= MAX_DECODED_RUNS or n_still >= MAX_OPEN_PER_COLOUR:
+                    return None
+                colour[n_runs] = c
+                start[n_runs] = p + 1
+                length[n_runs] = 1
+                kind[n_runs] = TYPE_A
+                still[n_still] = n_runs
+                n_still += 1
+                n_runs += 1
+            if used != by_tile + starts + in_groups:
+                return None
+            for i in range(n_still):
+                open_runs[c, i] = still[i]
+            n_open[c] = n_still
+        group_jokers[p] = steps[k]
+        k += 1
+    # at the last position a run short of a set closes with leading jokers (J 12 13, J J 13)
+    for c in range(n_col):
+        for i in range(n_open[c]):
+            r = open_runs[c, i]
+            lead = top_jokers[kind[r]]
+            if lead < 0 or start[r] - lead < 1:
+                return None
+            start[r] -= lead
+            length[r] += lead
+            jokers[r] = (jokers[r] << lead) | ((1 << lead) - 1)
+            order[n_closed] = r
+            n_closed += 1
+    return order[:n_closed], colour, start, length, jokers, to_groups, group_jokers
+
+
+def _decode_pinned(
+    chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple[Pin, ...]
+):
+    """``decode`` with pins (see ``Pin``): the steps replayed in Python."""
     ts = profile.tileset
     V, C, joker = ts.values, ts.colours, ts.joker
     geo = run_geometry(profile)
