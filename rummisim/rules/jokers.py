@@ -133,6 +133,7 @@ def check_table_jokers(profile, table, new_table, played_counts, *, allow_free: 
     old = [
         (i, face, joker_acceptable(profile, m, face))
         for i, m in enumerate(table)
+        if joker in m.tiles
         for t, face in zip(m.tiles, m.faces, strict=True)
         if t == joker
     ]

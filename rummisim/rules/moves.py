@@ -119,7 +119,7 @@ def validate_move(
         raise IllegalMove("no_rack_tile", "a move must play at least one rack tile")
     played_counts = ts.counts(played)
     rack_counts = ts.counts(rack)
-    if np.any(played_counts > rack_counts):
+    if (played_counts > rack_counts).any():
         extra = [c for c in range(n) if played_counts[c] > rack_counts[c]]
         raise IllegalMove(
             "tile_not_in_rack", f"played {format_tiles(extra, ts)} which the rack does not hold"
@@ -138,7 +138,7 @@ def validate_move(
             f"table tile(s) {format_tiles(missing, ts)} are no longer on the table",
         )
     surplus = new_counts - old_counts - played_counts
-    if np.any(surplus != 0):
+    if surplus.any():
         over = np.flatnonzero(surplus > 0)
         under = np.flatnonzero(surplus < 0)
         detail = []

@@ -717,7 +717,8 @@ def supported(profile: RuleProfile, table: tuple[Meld, ...], *, pins: bool = Fal
     pinned sets: full rearrangement, and no strict joker sets on the table."""
     if not encodable(profile):
         return False
-    has_jokers = any(t == profile.tileset.joker for m in table for t in m.tiles)
+    joker = profile.tileset.joker
+    has_jokers = any(joker in m.tiles for m in table)
     strict = has_jokers and not profile.jokers.take_from_joker_sets
     if not pins:
         return profile.turn.rearrange and not strict
@@ -1029,11 +1030,13 @@ def _solve_rack(
     ts = profile.tileset
     if not profile.turn.rearrange:  # dp pins (rearrange=False): every table set stays as it is
         return _best(rack, table, profile, objective, meter, floor=floor, **_pin_all(table, ts.joker))
+    joker = ts.joker
     locked = [
         (face, joker_acceptable(profile, meld, face))
         for meld in table
+        if joker in meld.tiles
         for t, face in zip(meld.tiles, meld.faces, strict=True)
-        if t == ts.joker
+        if t == joker
     ]
     if not locked or profile.jokers.table_jokers == "free":
         return _best(rack, table, profile, objective, meter, floor=floor)
@@ -1305,7 +1308,7 @@ def _best(
     full_rack_counts = np.bincount(np.asarray(rack, dtype=np.int64), minlength=ts.n_codes)
     table_counts, rack_counts, offset = _pools(rack, table, profile, objective, virtual, forced, hosts)
     n_tj, n_rj = int(table_counts[joker]), int(rack_counts[joker])
-    if n_tj + n_rj > ts.jokers or np.any(table_counts < 0) or np.any(rack_counts < 0):
+    if n_tj + n_rj > ts.jokers or (table_counts < 0).any() or (rack_counts < 0).any():
         return None
     copies = max(ts.copies, int(np.max(table_counts[:joker] + rack_counts[:joker])))
     n_jokers = n_tj + n_rj
@@ -1326,7 +1329,7 @@ def _best(
                     if face not in kept:
                         return None
                     kept.remove(face)
-        if kept or np.any(table_counts < 0):
+        if kept or (table_counts < 0).any():
             return None  # every kept joker sits in a pin
         virtual = ()
     tab = _tables(profile, copies, n_jokers)
@@ -1364,7 +1367,7 @@ def _best(
         np.asarray([t for m in new_table for t in m.tiles], dtype=np.int64), minlength=ts.n_codes
     )
     extra = new_counts - real_counts
-    if np.any(extra < 0) or np.any(extra > full_rack_counts):
+    if (extra < 0).any() or (extra > full_rack_counts).any():
         return None
     played = tuple(int(c) for c in np.repeat(np.arange(ts.n_codes), extra))
     return score, new_table, played
@@ -1441,7 +1444,7 @@ def _search(
     (``_wrap_splits``): the high 1s of each colour are fixed before the sweep, so the kernel
     carries no split; the best sub-problem is the optimum, and each one after the first only
     looks for a better score (its floor), which prunes almost everything."""
-    if beam or not np.any(wrapable):
+    if beam or not wrapable.any():
         args = (tab, tgrid, rgrid, gain, wrapable, allow_group, n_jokers, bounds, meter)
         return _passes(*args, beam, step_cap, pins=pins)
     best_score = None
