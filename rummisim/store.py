@@ -468,6 +468,53 @@ def now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
+def custom_bots(experiment: Experiment) -> dict[str, dict[str, Any]]:
+    """Where each bot the experiment names comes from, when it is not one of rummisim's own
+    (those are the package version and commit): by the name its specs use, the class
+    (``module.QualName``), its source file and that file's SHA-256, and the installed
+    distribution that provides its top-level package (``name==version``; None for a module
+    found on the path, such as ``PYTHONPATH``)."""
+    import inspect
+    from importlib.metadata import PackageNotFoundError, packages_distributions, version
+
+    from rummisim.bots import parse_spec
+
+    found: dict[str, dict[str, Any]] = {}
+    providers: Mapping[str, list[str]] | None = None
+    for cell in experiment.cells:
+        for spec in cell.lineup:
+            name = parse_spec(spec).name
+            if name in found:
+                continue
+            cls = parse_spec(spec).bot_class()
+            module = cls.__module__
+            if module == "rummisim" or module.startswith("rummisim."):
+                continue
+            try:
+                source = inspect.getsourcefile(cls)
+            except TypeError:  # pragma: no cover - a class defined in C or at the prompt
+                source = None
+            digest = None
+            if source is not None and Path(source).is_file():
+                digest = hashlib.sha256(Path(source).read_bytes()).hexdigest()
+            if providers is None:
+                providers = packages_distributions()
+            distribution = None
+            for dist in providers.get(module.split(".")[0], []):
+                try:
+                    distribution = f"{dist}=={version(dist)}"
+                except PackageNotFoundError:  # pragma: no cover - listed but not readable
+                    continue
+                break
+            found[name] = {
+                "class": f"{module}.{cls.__qualname__}",
+                "file": source,
+                "sha256": digest,
+                "distribution": distribution,
+            }
+    return found
+
+
 def package_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 

@@ -11,6 +11,7 @@ package ``examples/my_bot`` is importable here through pytest's ``pythonpath``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pickle
@@ -26,6 +27,7 @@ from rummisim.bots import BotError, loading, resolve_bot, validate_spec
 from rummisim.cli import main
 from rummisim.experiment import ExperimentError
 from rummisim.rules import IllegalMove
+from rummisim.store import custom_bots
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "my_bot"
@@ -105,6 +107,7 @@ def plugin_dir(tmp_path_factory) -> Path:
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fixturebots\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text(ENTRY_POINTS)
+    (info / "top_level.txt").write_text(f"{MODULE}\n")
     return root
 
 
@@ -156,6 +159,10 @@ def test_experiment_lineups_take_class_paths_and_keep_the_spec_as_given():
     }
     exp = experiment_from_dict(spec, "e.yaml")
     assert [cell.lineup[0] for cell in exp.cells] == [{"name": MY_BOT, "params": {"min_tiles": 2}}, MY_BOT]
+    # the manifest's provenance: the class-path bot (once, whatever its parameters), not greedy
+    assert list(custom_bots(exp)) == [MY_BOT]
+    built_in = experiment_from_dict({**spec, "lineups": [["greedy", "conservative"]]}, "e.yaml")
+    assert custom_bots(built_in) == {}  # rummisim's own bots: the package version and commit say
 
 
 def test_a_sweep_key_names_a_class_path_bot_and_is_checked():
@@ -374,3 +381,19 @@ def test_custom_bots_play_in_worker_processes(plugin_dir, tmp_path):
     lineups = [cell["lineup"] for cell in manifest["experiment"]["cells"]]
     assert lineups == [[f"{MY_BOT}(min_tiles=2)", "greedy"], ["fixture_drawer", f"{MY_BOT}(min_tiles=4)"]]
     assert manifest["spec"]["lineups"][0] == [f"{MY_BOT}(min_tiles=2)", "greedy"]  # as given
+    # provenance of the bots that are not rummisim's own: class, source file and hash, distribution
+    source = EXAMPLE / "my_bot" / "bot.py"
+    assert manifest["custom_bots"] == {
+        MY_BOT: {
+            "class": "my_bot.bot.MinTilesBot",
+            "file": str(source),
+            "sha256": hashlib.sha256(source.read_bytes()).hexdigest(),
+            "distribution": None,  # found on PYTHONPATH, not installed
+        },
+        "fixture_drawer": {
+            "class": f"{MODULE}.Drawer",
+            "file": str(plugin_dir / f"{MODULE}.py"),
+            "sha256": hashlib.sha256((plugin_dir / f"{MODULE}.py").read_bytes()).hexdigest(),
+            "distribution": "fixturebots==0.1",
+        },
+    }

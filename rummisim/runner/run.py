@@ -26,6 +26,7 @@ from rummisim.runner.rows import play_chunk, schemas
 from rummisim.schema import RunStatus
 from rummisim.store import (
     check_out,
+    custom_bots,
     damaged_chunks,
     discard,
     done_chunks,
@@ -162,6 +163,7 @@ def run_experiment(
                 "turns": turns,
                 "package_version": package_version(),
                 "git_commit": git_commit(),
+                **({"custom_bots": bots} if (bots := custom_bots(experiment)) else {}),
                 "python": sys.version.split()[0],
                 "started": now(),
                 "finished": None,
