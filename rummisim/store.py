@@ -470,12 +470,8 @@ def now() -> str:
 
 def custom_bots(experiment: Experiment) -> dict[str, dict[str, Any]]:
     """Where each bot the experiment names comes from, when it is not one of rummisim's own
-    (those are the package version and commit): by the name its specs use, the class
-    (``module.QualName``), its source file and that file's SHA-256, and the installed
-    distribution that provides its top-level package (``name==version``; None for a module
-    found on the path, such as ``PYTHONPATH``)."""
-    import inspect
-    from importlib.metadata import PackageNotFoundError, packages_distributions, version
+    (those are the package version and commit): by the name its specs use, ``bot_provenance``."""
+    from importlib.metadata import packages_distributions
 
     from rummisim.bots import parse_spec
 
@@ -483,36 +479,39 @@ def custom_bots(experiment: Experiment) -> dict[str, dict[str, Any]]:
     providers: Mapping[str, list[str]] | None = None
     for cell in experiment.cells:
         for spec in cell.lineup:
-            name = parse_spec(spec).name
-            if name in found:
+            parsed = parse_spec(spec)
+            if parsed.name in found:
                 continue
-            cls = parse_spec(spec).bot_class()
-            module = cls.__module__
-            if module == "rummisim" or module.startswith("rummisim."):
+            cls = parsed.bot_class()
+            if cls.__module__ == "rummisim" or cls.__module__.startswith("rummisim."):
                 continue
-            try:
-                source = inspect.getsourcefile(cls)
-            except TypeError:  # pragma: no cover - a class defined in C or at the prompt
-                source = None
-            digest = None
-            if source is not None and Path(source).is_file():
-                digest = hashlib.sha256(Path(source).read_bytes()).hexdigest()
-            if providers is None:
-                providers = packages_distributions()
-            distribution = None
-            for dist in providers.get(module.split(".")[0], []):
-                try:
-                    distribution = f"{dist}=={version(dist)}"
-                except PackageNotFoundError:  # pragma: no cover - listed but not readable
-                    continue
-                break
-            found[name] = {
-                "class": f"{module}.{cls.__qualname__}",
-                "file": source,
-                "sha256": digest,
-                "distribution": distribution,
-            }
+            providers = packages_distributions() if providers is None else providers
+            found[parsed.name] = bot_provenance(cls, providers)
     return found
+
+
+def bot_provenance(cls: type, providers: Mapping[str, list[str]]) -> dict[str, Any]:
+    """A bot class's ``module.QualName``, its source file and that file's SHA-256, and the
+    installed distribution that provides its top-level package (``name==version``, from
+    ``providers``: ``importlib.metadata.packages_distributions()``; None for a module found
+    on the path, such as ``PYTHONPATH``)."""
+    import inspect
+    from importlib.metadata import version
+
+    try:
+        source = inspect.getsourcefile(cls)
+    except TypeError:  # pragma: no cover - a class defined in C or at the prompt
+        source = None
+    digest = None
+    if source is not None and Path(source).is_file():
+        digest = hashlib.sha256(Path(source).read_bytes()).hexdigest()
+    dists = providers.get(cls.__module__.split(".")[0], [])
+    return {
+        "class": f"{cls.__module__}.{cls.__qualname__}",
+        "file": source,
+        "sha256": digest,
+        "distribution": f"{dists[0]}=={version(dists[0])}" if dists else None,
+    }
 
 
 def package_version() -> str:

@@ -1375,20 +1375,15 @@ def _best(
 
 @numba.njit(cache=True, nogil=True)
 def _chain(parents, actions, best, out):
-    """The actions from the first step to state ``best`` into ``out`` (its steps, in order);
-    returns the number of steps, or -1 when they do not fit ``out``."""
-    n = 0
+    """The actions from the first step to state ``best`` into ``out`` (its steps, in order),
+    walking back from ``best``; returns the number of steps, or -1 when they do not fit ``out``."""
     i = best
-    while i > 0:
-        n += 1
-        i = parents[i]
-    if n != out.shape[0]:
-        return -1
-    i = best
-    for k in range(n - 1, -1, -1):
+    for k in range(out.shape[0] - 1, -1, -1):
+        if i <= 0:
+            return -1  # fewer steps than ``out`` holds
         out[k] = actions[i]
         i = parents[i]
-    return n
+    return out.shape[0] if i == 0 else -1
 
 
 @lru_cache(maxsize=64)

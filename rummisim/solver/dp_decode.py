@@ -474,30 +474,20 @@ def _replay(steps, n_pos, n_col, after_tile, after_joker, closes, top_jokers):
             if m == 0 and starts == 0 and in_groups == 0 and used == 0:
                 continue
             to_groups[p, c] = in_groups
-            moved = 0
+            for i in range(m):
+                kinds[i] = kind[open_runs[c, i]]
+            n_still = 0
             by_tile = 0
             for t in range(n_types):
                 n_tile = (action >> (3 * t)) & 7
-                moved += n_tile + ((action >> (3 * (n_types + t))) & 7)
-                by_tile += n_tile
-            for i in range(m):
-                kinds[i] = kind[open_runs[c, i]]
-            present = 0
-            for t in range(n_types):
-                for i in range(m):
-                    if kinds[i] == t:
-                        present += ((action >> (3 * t)) & 7) + ((action >> (3 * (n_types + t))) & 7)
-                        break
-            if present != moved:
-                return None
-            n_still = 0
-            for t in range(n_types):
-                n_tile = (action >> (3 * t)) & 7
                 n_moved = n_tile + ((action >> (3 * (n_types + t))) & 7)
+                by_tile += n_tile
                 members = 0
                 for i in range(m):
                     members += kinds[i] == t
                 if members == 0:
+                    if n_moved:
+                        return None  # a type with no open run moves none
                     continue
                 if n_moved > members or (not closes[t] and n_moved != members):
                     return None
