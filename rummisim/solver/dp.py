@@ -1246,16 +1246,22 @@ def _hosted(
     return best
 
 
-def _pools(rack, table, profile, objective, virtual, forced, hosts=()):
+def _pools(rack, table, profile, objective, virtual, forced, hosts=(), counts=None):
     """(table counts, rack counts, score offset) the DP sees: kept jokers as tiles of their
     faces, forced rack tiles moved to the table, the ``hosts`` sets and the freed jokers in
-    them taken out (the rack tiles of both score in the offset)."""
+    them taken out (the rack tiles of both score in the offset). ``counts``: the table's and
+    the rack's tile counts, when the caller has them (never written)."""
     ts = profile.tileset
     joker = ts.joker
-    table_counts = np.bincount(
-        np.asarray([t for m in table for t in m.tiles], dtype=np.int64), minlength=ts.n_codes
-    )
-    rack_counts = np.bincount(np.asarray(rack, dtype=np.int64), minlength=ts.n_codes)
+    if counts is not None:
+        if not (virtual or forced or hosts):
+            return counts[0], counts[1], 0
+        table_counts, rack_counts = counts[0].copy(), counts[1].copy()
+    else:
+        table_counts = np.bincount(
+            np.array([t for m in table for t in m.tiles], dtype=np.int64), minlength=ts.n_codes
+        )
+        rack_counts = np.bincount(np.array(rack, dtype=np.int64), minlength=ts.n_codes)
     table_counts[joker] -= len(virtual)
     offset = 0
     for f in virtual:
@@ -1303,14 +1309,16 @@ def _best(
     C = ts.colours
     joker = ts.joker
     real_counts = np.bincount(
-        np.asarray([t for m in table for t in m.tiles], dtype=np.int64), minlength=ts.n_codes
+        np.array([t for m in table for t in m.tiles], dtype=np.int64), minlength=ts.n_codes
     )
-    full_rack_counts = np.bincount(np.asarray(rack, dtype=np.int64), minlength=ts.n_codes)
-    table_counts, rack_counts, offset = _pools(rack, table, profile, objective, virtual, forced, hosts)
+    full_rack_counts = np.bincount(np.array(rack, dtype=np.int64), minlength=ts.n_codes)
+    counts = (real_counts, full_rack_counts)
+    table_counts, rack_counts, offset = _pools(rack, table, profile, objective, virtual, forced, hosts, counts)
     n_tj, n_rj = int(table_counts[joker]), int(rack_counts[joker])
-    if n_tj + n_rj > ts.jokers or (table_counts < 0).any() or (rack_counts < 0).any():
+    fewest, most = _count_range(table_counts, rack_counts, joker)
+    if n_tj + n_rj > ts.jokers or fewest < 0:
         return None
-    copies = max(ts.copies, int(np.max(table_counts[:joker] + rack_counts[:joker])))
+    copies = max(ts.copies, most)
     n_jokers = n_tj + n_rj
     pins = make_pins(pinned, profile) if pinned else ()
     if pins is None or (pins and (hosts or beam_states)):
@@ -1363,14 +1371,45 @@ def _best(
     new_table = build_table(steps, profile, tab.types, n_pos, n_jokers, virtual, host_sets, pins)
     if new_table is None:
         return None
-    new_counts = np.bincount(
-        np.asarray([t for m in new_table for t in m.tiles], dtype=np.int64), minlength=ts.n_codes
-    )
-    extra = new_counts - real_counts
-    if (extra < 0).any() or (extra > full_rack_counts).any():
+    new_tiles = np.array([t for m in new_table for t in m.tiles], dtype=np.int64)
+    played = _played(new_tiles, real_counts, full_rack_counts)
+    if played.shape[0] and played[0] < 0:
         return None
-    played = tuple(int(c) for c in np.repeat(np.arange(ts.n_codes), extra))
-    return score, new_table, played
+    return score, new_table, tuple(played.tolist())
+
+
+@numba.njit(cache=True, nogil=True)
+def _count_range(table_counts, rack_counts, joker):
+    """(fewest count of any code on the table or the rack, most numbered tiles of one code on
+    both): a negative count means the position is not one the DP can take."""
+    fewest = 0
+    most = 0
+    for code in range(table_counts.shape[0]):
+        fewest = min(fewest, table_counts[code], rack_counts[code])
+        if code < joker:
+            most = max(most, table_counts[code] + rack_counts[code])
+    return fewest, most
+
+
+@numba.njit(cache=True, nogil=True)
+def _played(new_tiles, table_counts, rack_counts):
+    """The rack tiles a new table adds to the old one (codes ascending), or ``[-1]`` when it
+    lacks a table tile or adds more of a code than the rack holds."""
+    extra = -table_counts.copy()
+    for t in new_tiles:
+        extra[t] += 1
+    n = 0
+    for code in range(extra.shape[0]):
+        if extra[code] < 0 or extra[code] > rack_counts[code]:
+            return np.full(1, -1, dtype=np.int64)
+        n += extra[code]
+    out = np.empty(n, dtype=np.int64)
+    k = 0
+    for code in range(extra.shape[0]):
+        for _ in range(extra[code]):
+            out[k] = code
+            k += 1
+    return out
 
 
 @numba.njit(cache=True, nogil=True)
@@ -1397,20 +1436,35 @@ def _position_gains(profile: RuleProfile, objective: str) -> np.ndarray:
 def _grids(table_counts: np.ndarray, rack_counts: np.ndarray, profile: RuleProfile):
     """Numbered table and rack tiles per run position and colour (with wrap, the 1s again
     at position V+1), the wrapping colours, and the positions where groups may form."""
+    return _grid_arrays(table_counts, rack_counts, *_grid_shape(profile))
+
+
+@lru_cache(maxsize=64)
+def _grid_shape(profile: RuleProfile) -> tuple[int, int, int, bool]:
+    """(values, colours, run positions, wrap) of the profile's grids."""
     ts = profile.tileset
-    V, C, joker = ts.values, ts.colours, ts.joker
-    n_pos = run_geometry(profile).top
-    tgrid = np.zeros((n_pos, C), dtype=np.int64)
-    rgrid = np.zeros((n_pos, C), dtype=np.int64)
-    tgrid[:V] = table_counts[:joker].reshape(C, V).T
-    rgrid[:V] = rack_counts[:joker].reshape(C, V).T
-    wrapable = np.zeros(C, dtype=np.bool_)
+    return ts.values, ts.colours, run_geometry(profile).top, bool(profile.wrap)
+
+
+@numba.njit(cache=True, nogil=True)
+def _grid_arrays(table_counts, rack_counts, n_values, n_col, n_pos, wrap):
+    """``_grids`` compiled: codes run colour by colour, value by value (``code = colour *
+    values + value - 1``)."""
+    tgrid = np.zeros((n_pos, n_col), dtype=np.int64)
+    rgrid = np.zeros((n_pos, n_col), dtype=np.int64)
+    for c in range(n_col):
+        for v in range(n_values):
+            tgrid[v, c] = table_counts[c * n_values + v]
+            rgrid[v, c] = rack_counts[c * n_values + v]
+    wrapable = np.zeros(n_col, dtype=np.bool_)
     allow_group = np.ones(n_pos, dtype=np.bool_)
-    if profile.wrap:
-        wrapable[:] = (tgrid[0] + rgrid[0]) > 0
-        tgrid[V] = np.where(wrapable, tgrid[0], 0)
-        rgrid[V] = np.where(wrapable, rgrid[0], 0)
-        allow_group[V] = False
+    if wrap:
+        for c in range(n_col):
+            wrapable[c] = (tgrid[0, c] + rgrid[0, c]) > 0
+            if wrapable[c]:
+                tgrid[n_values, c] = tgrid[0, c]
+                rgrid[n_values, c] = rgrid[0, c]
+        allow_group[n_values] = False
     return tgrid, rgrid, wrapable, allow_group
 
 
@@ -1498,73 +1552,187 @@ def _wrap_splits(tgrid, rgrid, wrapable, n_jokers: int, *, pins=None):
 
 def _passes(tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: int, bounds, meter: Meter,
             beam: int = 0, step_cap: int = 0, *, pins: PinGrids | None = None) -> int:  # fmt: skip
-    """The kernel with each floor of ``bounds`` in turn (see ``_search``); ``pins``: the
-    kernel's pin grids (``dp_decode.pin_grids``), none by default."""
+    """The kernel with each floor of ``bounds`` in turn (see ``_search``), in one compiled call
+    (``_run_passes``); ``pins``: the kernel's pin grids (``dp_decode.pin_grids``), none by default."""
     buf = _buffers()
     if pins is None:
-        pins = (np.zeros_like(tgrid),) * 5
-    step_gain = (rgrid * gain[:, None]).ravel()
-    rest_gain = (step_gain.sum() - np.cumsum(step_gain)).astype(np.int64)
+        pins = _no_pins(tgrid.shape)
+    best, created = _run_passes(
+        tgrid,
+        rgrid,
+        gain,
+        wrapable,
+        allow_group,
+        n_jokers,
+        tab.move_start,
+        tab.move_end,
+        tab.moves,
+        tab.group_jokers,
+        tab.width,
+        tab.jokers_at,
+        tab.n_at,
+        tab.m_at,
+        tab.low_at,
+        tab.low_bits,
+        tab.n_bits,
+        tab.m_bits,
+        buf.keys,
+        buf.scores,
+        buf.parents,
+        buf.actions,
+        buf.htab,
+        buf.hinfo,
+        tab.final_jokers,
+        tab.debt,
+        np.array(bounds, dtype=np.int64),
+        meter.limit(),
+        beam,
+        step_cap,
+        *pins,
+        tab.pin_drop,
+        tab.pin_add,
+    )
+    meter.spend(int(created))
+    if best == OVER_BUDGET:
+        raise SearchBudgetSpent
+    return int(best)
+
+
+@lru_cache(maxsize=16)
+def _no_pins(shape: tuple[int, int]) -> tuple[np.ndarray, ...]:
+    """The kernel's pin grids of a search without pins (shared: never written)."""
+    return (np.zeros(shape, dtype=np.int64),) * 5
+
+
+@numba.njit(cache=True, nogil=True)
+def _run_passes(
+    tgrid,
+    rgrid,
+    gain,
+    wrapable,
+    allow_group,
+    n_jokers,
+    move_start,
+    move_end,
+    moves,
+    group_jokers,
+    width,
+    jokers_at,
+    n_at,
+    m_at,
+    low_at,
+    low_bits,
+    n_bits,
+    m_bits,
+    keys,
+    scores,
+    parents,
+    actions,
+    htab,
+    hinfo,
+    final_jokers,
+    debt,
+    bounds,
+    limit,
+    beam,
+    step_cap,
+    pin_start,
+    pin_end,
+    pin_absorb,
+    pin_join_a,
+    pin_join_c,
+    pin_drop,
+    pin_add,
+):
+    """``_kernel`` with each floor of ``bounds`` in turn until a pass finds a final state:
+    (its index, or NO_STATE / OVERFLOW / OVER_BUDGET; the states created by all passes, within
+    ``limit``). Without a beam, where jokers are to be placed and the first floor asks for every
+    rack tile, a narrow beam pass (``PROBE_BEAM`` states a step, keeping only states that still
+    place every rack tile) goes first: a final state that reaches that floor is the optimum, so
+    it settles the search whenever it finds one, at a fraction of the exact pass on big tables
+    with jokers (without jokers to place the exact pass is cheap: the probe would only add a pass)."""
+    n_pos, n_col = tgrid.shape
+    n_steps = n_pos * n_col
+    rest_gain = np.empty(n_steps, dtype=np.int64)
+    total = 0
+    min_gain = -1
+    for p in range(n_pos):
+        for c in range(n_col):
+            total += rgrid[p, c] * gain[p]
+            if rgrid[p, c] > 0 and (min_gain < 0 or gain[p] < min_gain):
+                min_gain = gain[p]
+    run = 0
+    for p in range(n_pos):
+        for c in range(n_col):
+            run += rgrid[p, c] * gain[p]
+            rest_gain[p * n_col + c] = total - run
+    n_bounds = bounds.shape[0]
+    probe = beam == 0 and n_jokers > 0 and n_bounds > 0 and min_gain >= 0 and bounds[0] > total - min_gain
+    debt_unit = gain[n_pos // 2]
+    created = 0
     best = NO_STATE
-    passes = [(bound, beam, step_cap) for bound in bounds]
-    on_rack = rgrid > 0
-    probe = not beam and n_jokers and bounds and on_rack.any()
-    if probe and bounds[0] > step_gain.sum() - gain[np.nonzero(on_rack)[0]].min():
-        # the first floor asks for every rack tile: a final state that reaches it is the optimum,
-        # so a narrow beam pass (keeping only states that still place every rack tile) settles
-        # it whenever it finds one, at a fraction of the exact pass on big tables with jokers
-        # (without jokers to place the exact pass is cheap: the probe would only add a pass)
-        passes.insert(0, (bounds[0], PROBE_BEAM, PROBE_BEAM * PROBE_CAP))
-    for bound, beam, step_cap in passes:
-        best, created = _kernel(
+    for k in range(n_bounds + (1 if probe else 0)):
+        if probe and k == 0:
+            bound, b, cap = bounds[0], PROBE_BEAM, PROBE_BEAM * PROBE_CAP
+        else:
+            bound, b, cap = bounds[k - (1 if probe else 0)], beam, step_cap
+        best, made = _kernel(
             tgrid,
             rgrid,
             gain,
             wrapable,
             allow_group,
             n_jokers,
-            tab.move_start,
-            tab.move_end,
-            tab.moves,
-            tab.group_jokers,
-            tab.width,
-            tab.jokers_at,
-            tab.n_at,
-            tab.m_at,
-            tab.low_at,
-            tab.low_bits,
-            tab.n_bits,
-            tab.m_bits,
-            buf.keys,
-            buf.scores,
-            buf.parents,
-            buf.actions,
-            buf.htab,
-            buf.hinfo,
-            tab.final_jokers,
-            tab.debt,
+            move_start,
+            move_end,
+            moves,
+            group_jokers,
+            width,
+            jokers_at,
+            n_at,
+            m_at,
+            low_at,
+            low_bits,
+            n_bits,
+            m_bits,
+            keys,
+            scores,
+            parents,
+            actions,
+            htab,
+            hinfo,
+            final_jokers,
+            debt,
             rest_gain,
             bound,
-            meter.limit(),
-            beam,
-            step_cap,
-            gain[len(gain) // 2],
-            *pins,
-            tab.pin_drop,
-            tab.pin_add,
+            limit - created,
+            b,
+            cap,
+            debt_unit,
+            pin_start,
+            pin_end,
+            pin_absorb,
+            pin_join_a,
+            pin_join_c,
+            pin_drop,
+            pin_add,
         )
-        meter.spend(int(created))
-        if best == OVER_BUDGET:
-            raise SearchBudgetSpent
+        created += made
         if best != NO_STATE:
             break
-    return best
+    return best, created
 
 
 NO_BOUND = -(1 << 62)
 PROBE_BEAM = 256  # states kept per step by the pass that looks for a play of the whole rack
 PROBE_CAP = 4  # ... which creates at most this many times that per step
 SLACK_TILES = (0, 1, 2)  # rack tiles left over in the pruned passes before the full one
+
+
+@lru_cache(maxsize=64)
+def _face_values(profile: RuleProfile) -> np.ndarray:
+    """The value of each numbered tile's code (shared: never written)."""
+    return np.tile(np.arange(1, profile.tileset.values + 1), profile.tileset.colours)
 
 
 def _bounds(rack_numbered: np.ndarray, profile: RuleProfile, objective: str) -> list[int]:
@@ -1577,5 +1745,5 @@ def _bounds(rack_numbered: np.ndarray, profile: RuleProfile, objective: str) -> 
     n = int(rack_numbered.sum())
     if objective == "tiles":
         return [TILE_WEIGHT * (n - k) for k in SLACK_TILES if k < n] + [NO_BOUND]
-    total = int(rack_numbered @ np.tile(np.arange(1, profile.tileset.values + 1), profile.tileset.colours))
+    total = int(rack_numbered @ _face_values(profile))
     return [TILE_WEIGHT * total, NO_BOUND]
