@@ -1313,7 +1313,8 @@ def _best(
     )
     full_rack_counts = np.bincount(np.array(rack, dtype=np.int64), minlength=ts.n_codes)
     counts = (real_counts, full_rack_counts)
-    table_counts, rack_counts, offset = _pools(rack, table, profile, objective, virtual, forced, hosts, counts)
+    pools = _pools(rack, table, profile, objective, virtual, forced, hosts, counts)
+    table_counts, rack_counts, offset = pools
     n_tj, n_rj = int(table_counts[joker]), int(rack_counts[joker])
     fewest, most = _count_range(table_counts, rack_counts, joker)
     if n_tj + n_rj > ts.jokers or fewest < 0:
@@ -1599,9 +1600,10 @@ def _passes(tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: i
 
 
 @lru_cache(maxsize=16)
-def _no_pins(shape: tuple[int, int]) -> tuple[np.ndarray, ...]:
+def _no_pins(shape: tuple[int, int]) -> PinGrids:
     """The kernel's pin grids of a search without pins (shared: never written)."""
-    return (np.zeros(shape, dtype=np.int64),) * 5
+    zeros = np.zeros(shape, dtype=np.int64)
+    return zeros, zeros, zeros, zeros, zeros
 
 
 @numba.njit(cache=True, nogil=True)
