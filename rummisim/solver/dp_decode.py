@@ -397,23 +397,21 @@ def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple
     out = _replay(steps, n_pos, C, *arrays)
     if out is None:
         return None
-    order, colour, start, length, jokers, to_groups, group_jokers = (a.tolist() for a in out)
+    colour, start, length, jokers, at, to_groups, group_jokers = (a.tolist() for a in out)
     codes = _codes(profile)
     runs: list[tuple[list[int], list[int]]] = []
-    for r in order:
-        first, mask = start[r], jokers[r]
-        faces = list(codes[colour[r]][first : first + length[r]])
+    for c, first, n, mask in zip(colour, start, length, jokers, strict=True):
+        faces = list(codes[c][first : first + n])
         runs.append(
             ([joker if mask >> i & 1 else f for i, f in enumerate(faces)] if mask else faces[:], faces)
         )
     groups: list[tuple[list[int], list[int]]] = []
-    for p, (counts, n_jokers) in enumerate(zip(to_groups, group_jokers, strict=True)):
-        if any(counts) or n_jokers:
-            group_tiles = [codes[c][p + 1] for c, n in enumerate(counts) for _ in range(n)]
-            formed = _groups(group_tiles, n_jokers, profile)
-            if formed is None:
-                return None
-            groups.extend(formed)
+    for p, counts, n_jokers in zip(at, to_groups, group_jokers, strict=True):
+        group_tiles = [codes[c][p + 1] for c, n in enumerate(counts) for _ in range(n)]
+        formed = _groups(group_tiles, n_jokers, profile)
+        if formed is None:
+            return None
+        groups.extend(formed)
     return runs, groups
 
 
@@ -445,8 +443,8 @@ def _replay(steps, n_pos, n_col, after_tile, after_joker, closes, top_jokers):
     type by type (first the runs extended by a tile, then by a joker, then the closed ones, in
     the order they opened), then starts new runs; the last position closes what is open with
     leading jokers. Returns None when the steps are inconsistent, else (the runs in the order
-    they close, and per run its colour, first position, length and joker mask; per position the
-    tiles of each colour set aside for groups, and the jokers the groups take)."""
+    they close: their colours, first positions, lengths and joker masks; the positions where
+    groups form: the tiles of each colour set aside for them, and the jokers they take)."""
     n_types = after_tile.shape[0]
     colour = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
     start = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
@@ -540,7 +538,18 @@ def _replay(steps, n_pos, n_col, after_tile, after_joker, closes, top_jokers):
             jokers[r] = (jokers[r] << lead) | ((1 << lead) - 1)
             order[n_closed] = r
             n_closed += 1
-    return order[:n_closed], colour, start, length, jokers, to_groups, group_jokers
+    closed = order[:n_closed]
+    n_grouped = 0
+    for p in range(n_pos):
+        if group_jokers[p] or to_groups[p].any():
+            n_grouped += 1
+    at = np.empty(n_grouped, dtype=np.int64)
+    k = 0
+    for p in range(n_pos):
+        if group_jokers[p] or to_groups[p].any():
+            at[k] = p
+            k += 1
+    return colour[closed], start[closed], length[closed], jokers[closed], at, to_groups[at], group_jokers[at]
 
 
 def _decode_pinned(
