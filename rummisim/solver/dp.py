@@ -701,6 +701,7 @@ def _scope_jokers(profile: RuleProfile) -> int:
     return min(profile.tileset.jokers, profile.jokers.max_per_set)
 
 
+@lru_cache(maxsize=64)
 def encodable(profile: RuleProfile) -> bool:
     """The DP's one profile-level scope check, shared by every entry point: runs of at least
     three tiles, and a tile set it can encode (open runs per colour and the state key's bits);

@@ -345,7 +345,7 @@ def build_table(
         return ()
     joker = profile.tileset.joker
     pinned = sum(pin.jokers for pin in pins)  # the pins' own jokers are not the DP's
-    spare = n_jokers + pinned - sum(t == joker for tiles, _ in runs + groups for t in tiles)
+    spare = n_jokers + pinned - sum(tiles.count(joker) for tiles, _ in runs + groups)
     if spare < 0:
         return None
     host_sets = [(list(h.tiles), list(h.faces)) for h in hosts]
@@ -746,6 +746,8 @@ def _meld(tiles: tuple[int, ...], faces: tuple[int, ...], profile: RuleProfile) 
 def _add_spare_jokers(runs, groups, spare: int, profile: RuleProfile) -> bool:
     """Put ``spare`` jokers into sets with room (the end of a run, a missing colour of a
     group), each set keeping at most ``jokers.max_per_set`` jokers."""
+    if spare == 0:
+        return True
     ts = profile.tileset
     geo = run_geometry(profile)
     cap = profile.jokers.max_per_set
