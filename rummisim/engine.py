@@ -36,7 +36,9 @@ net totals, and the winner is the seat ahead on what the match counts.
 
 A bot that raises, returns the wrong kind of action or proposes an illegal move
 never corrupts the game: the engine records a fault and the bot draws instead
-(``strict=True`` re-raises, for tests). The engine does no I/O; the turn log is
+(``strict=True`` re-raises, for tests). The fault event of an illegal move carries
+the move (``events.Faulted``), so a replay can check that the rules refuse it; the
+faults of ``MOVELESS_FAULTS`` carry none. The engine does no I/O; the turn log is
 returned as data.
 """
 
@@ -67,6 +69,13 @@ from rummisim.rules import IllegalMove, validate_move
 from rummisim.schema import EndReason
 
 Seat = Player | BotFactory  # a built bot, or a factory the engine calls with the seat's generator
+
+MOVELESS_FAULTS = frozenset({"bot_error", "wrong_action", "must_play"})
+"""The rules of the faults that record no move: the bot raised (a solver error too), answered
+the wrong kind of action (or asked for a draw source there is none of), or drew although it
+could play (the engine then plays for it). Every other fault is a move ``validate_move``
+refused, under its rule, and its ``events.Faulted`` carries that move, except a discard of a
+tile the rack does not hold (``tile_not_in_rack`` in the discard phase)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,12 +282,16 @@ class _Round:
             turn=self.turn,
         )
 
-    def fault(self, seat: int, rule: str, message: str) -> None:
+    def fault(self, seat: int, rule: str, message: str, move: Play | None = None) -> None:
+        """Record a fault; ``move``: the illegal play the rules refused (the event carries it)."""
         if self.strict:
             raise IllegalMove(rule, message)
         self.faults.append(Fault(self.round_index, self.turn, seat, rule, message))
         if self.emit is not None:
-            self.emit(ev.Faulted(self.round_index, self.turn, seat, rule, message))
+            played = table = None
+            if move is not None:
+                played, table = tuple(move.played), tuple(move.table)
+            self.emit(ev.Faulted(self.round_index, self.turn, seat, rule, message, played, table))
 
     def ask(self, seat: int, phase: Phase, allowed: tuple[type, ...]):
         try:
@@ -320,7 +333,7 @@ class _Round:
                 opened=s.opened[seat],
             )
         except IllegalMove as exc:
-            self.fault(seat, exc.rule, exc.message)
+            self.fault(seat, exc.rule, exc.message, play)
             return False
         rack = s.racks[seat]
         for tile in play.played:

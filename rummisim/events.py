@@ -104,13 +104,21 @@ class TimedOut:
 @dataclass(frozen=True, slots=True)
 class Faulted:
     """``seat``'s bot raised, answered the wrong kind of action or proposed an illegal
-    move; the engine falls back as ``rummisim.engine`` describes."""
+    move; the engine falls back as ``rummisim.engine`` describes.
+
+    For an illegal move (``validate_move`` refused it under ``rule``) ``played`` and
+    ``table`` are the move as the bot proposed it: the rack tiles and the whole new table,
+    as in ``Played``, so that ``rummisim.replay`` can refuse it again. Every other fault
+    (``rummisim.engine.MOVELESS_FAULTS``, and a discard of a tile the rack does not hold)
+    carries no move: both are ``None``."""
 
     round_index: int
     turn: int
     seat: int
     rule: str
     message: str
+    played: tuple[int, ...] | None = None
+    table: tuple[Meld, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

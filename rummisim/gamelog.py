@@ -206,6 +206,11 @@ def to_dict(event: ev.Event, ts: TileSet) -> dict[str, Any]:
             "racks": [tiles(rack) for rack in event.racks],
         }
     where = {"round": event.round_index, "turn": event.turn, "seat": event.seat}
+
+    def move(played: Iterable[int], table: Iterable[Meld]) -> dict[str, Any]:
+        # a play's tiles and table, as ``play`` writes them and an illegal move's ``fault`` too
+        return {"tiles": tiles(played), "table": [format_meld(m, ts) for m in table]}
+
     if isinstance(event, ev.Drew):
         return {"type": "draw", **where, "tiles": tiles(event.tiles)}
     if isinstance(event, ev.TookDiscard):
@@ -215,8 +220,7 @@ def to_dict(event: ev.Event, ts: TileSet) -> dict[str, Any]:
             "type": "play",
             **where,
             "phase": event.phase,
-            "tiles": tiles(event.played),
-            "table": [format_meld(m, ts) for m in event.table],
+            **move(event.played, event.table),
             "opened": event.opened,
             "forced": event.forced,
         }
@@ -227,7 +231,10 @@ def to_dict(event: ev.Event, ts: TileSet) -> dict[str, Any]:
     if isinstance(event, ev.TimedOut):
         return {"type": "timeout", **where}
     if isinstance(event, ev.Faulted):
-        return {"type": "fault", **where, "rule": event.rule, "message": event.message}
+        fault = {"type": "fault", **where, "rule": event.rule, "message": event.message}
+        if event.played is not None and event.table is not None:  # an illegal move: the move refused
+            fault.update(move(event.played, event.table))
+        return fault
     return {
         "type": "turn_end",
         **where,
@@ -358,7 +365,8 @@ def from_dict(record: Mapping[str, Any], profile: RuleProfile) -> ev.Event:
     """A record back into its event (``to_dict``'s inverse); ``LogError`` without a line.
 
     Keys a hand-written log may leave out: a deal's ``pool`` (read as empty: the order is
-    unknown) and ``discard``; a play's ``phase``, ``opened`` and ``forced``; a round end's
+    unknown) and ``discard``; a play's ``phase``, ``opened`` and ``forced``; a fault's move
+    (``tiles`` and ``table``, together: absent or null, the fault has none); a round end's
     ``tied``, ``turns``, ``rack_points`` and ``racks``; a game end's ``tied``, ``capped`` and
     ``rounds`` (``rummisim.replay`` checks only the keys a record has)."""
     ts = profile.tileset
@@ -425,7 +433,23 @@ def from_dict(record: Mapping[str, Any], profile: RuleProfile) -> ev.Event:
     if kind == "timeout":
         return ev.TimedOut(rnd, turn, seat)
     if kind == "fault":
-        return ev.Faulted(rnd, turn, seat, _str(record, "rule", what), _str(record, "message", what))
+        rule, message = _str(record, "rule", what), _str(record, "message", what)
+        given = [key for key in ("tiles", "table") if record.get(key) is not None]
+        if not given:
+            return ev.Faulted(rnd, turn, seat, rule, message)
+        if len(given) == 1:
+            raise LogError(
+                None, f"{what}: a fault's move is 'tiles' and 'table' together, got only {given[0]!r}"
+            )
+        return ev.Faulted(
+            rnd,
+            turn,
+            seat,
+            rule,
+            message,
+            tile_list(record, "tiles", ts, what),
+            parse_sets(record, "table", profile, what),
+        )
     actions = _key(record, "actions", what)
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise LogError(None, f"{what}: 'actions' must be a list of strings")
@@ -481,8 +505,9 @@ def read_records(lines: Iterable[str | bytes]) -> Iterator[tuple[int, dict[str, 
 def view(record: Mapping[str, Any], seat: int) -> dict[str, Any]:
     """``record`` as ``seat`` sees it: every list of tiles it may not see is replaced by its
     count (the other seats' racks at the deal and before their turns, the tiles they draw,
-    the pool). What is on the table, the discards, the faults and the racks shown at the
-    round's end stay; the header gets ``"view": seat``."""
+    the pool, the illegal moves they proposed: the tiles and the sets of a fault's move).
+    What is on the table, the discards, the faults' rules and messages and the racks shown
+    at the round's end stay; the header gets ``"view": seat``."""
     out = dict(record)
     kind = record.get("type")
     if kind == "header":
@@ -495,6 +520,10 @@ def view(record: Mapping[str, Any], seat: int) -> dict[str, Any]:
         out["tiles"] = _count(record["tiles"])
     elif kind == "turn_end" and record.get("seat") != seat:
         out["rack_before"] = _count(record["rack_before"])
+    elif kind == "fault" and record.get("seat") != seat:  # the engine shows no one a refused move
+        for key in ("tiles", "table"):
+            if record.get(key) is not None:
+                out[key] = _count(record[key])
     return out
 
 

@@ -17,8 +17,12 @@
   not seen yet (a transcript of a human game), as many as the profile draws;
 - every play passes ``rummisim.rules.validate_move`` with the seat's opening state (so an
   opening meets the initial meld's rules), and says so when it opens;
-- faults and timeouts are allowed events (after a timeout the seat draws
-  ``time_limit.timeout_draw`` tiles, or plays under ``on_timeout: best_found``);
+- a fault for an illegal move carries the move, and ``validate_move`` refuses it, under the
+  fault's rule, against the table and the rack at that point; a fault without a move is
+  allowed only where the engine records none (``engine.MOVELESS_FAULTS``, and a discard of a
+  tile the rack does not hold), and cannot be checked: a log does not show what the bot did;
+- timeouts are allowed events (after a timeout the seat draws ``time_limit.timeout_draw``
+  tiles, or plays under ``on_timeout: best_found``);
 - a round ends exactly when the engine's rules end it (an empty rack, the pool-empty rules,
   the turn cap), with the winner, scores and racks ``rummisim.engine`` computes; the match
   ends when its rules say, with the recomputed totals and winner.
@@ -36,6 +40,7 @@ from typing import Any
 
 from rummisim import events as ev
 from rummisim.engine import (
+    MOVELESS_FAULTS,
     dealt,
     game_streams,
     match_over,
@@ -302,6 +307,7 @@ class _Checker:
             raise _fail(f"{what}: turn {self.turn} already ended with the discard")
         seat = self.seat
         if isinstance(event, ev.Faulted):
+            self.check_fault(seat, event, what)
             self.t_faults.append(event.rule)
             self.faults += 1
         elif isinstance(event, ev.TimedOut):
@@ -346,6 +352,45 @@ class _Checker:
         self.t_pool_was_empty = self.pool_left() == 0
         self.t_rack_before = sorted(self.racks[seat])
         self.t_opened_before = self.opened[seat]
+
+    def check_fault(self, seat: int, event: ev.Faulted, what: str) -> None:
+        """A fault excuses a draw under ``turn.must_play_if_able`` (``must_play_check``), so it is
+        checked where the log lets it be: an illegal move's fault carries the move, and the
+        rules must refuse that move now (this table, this rack, the seat's opening state) under
+        the fault's own rule. A fault without a move is one the engine records without one
+        (``MOVELESS_FAULTS``, or the discard of a tile the rack does not hold, after the turn's
+        action); its word is taken. Any other fault without its move (a log written before
+        faults carried it, or a forged one) cannot be checked, and is refused."""
+        where = f"{what} (round {self.round}, turn {self.turn})"
+        if event.played is None or event.table is None:
+            if event.rule in MOVELESS_FAULTS:
+                return
+            if event.rule == "tile_not_in_rack" and self.profile.discard_pile and self.t_main is not None:
+                return  # the discard phase: a discard of a tile the rack does not hold
+            raise _fail(
+                f"{where}: the fault under rule {event.rule!r} records no move ('tiles' and 'table'), "
+                f"so it cannot be checked (only the faults {', '.join(sorted(MOVELESS_FAULTS))} carry none)"
+            )
+        try:
+            validate_move(
+                self.profile,
+                self.table,
+                tuple(self.racks[seat]),
+                event.table,
+                event.played,
+                opened=self.opened[seat],
+            )
+        except IllegalMove as exc:
+            if exc.rule != event.rule:
+                raise _fail(
+                    f"{where}: the rules refuse the recorded move under {exc.rule!r} ({exc.message}), "
+                    f"not under the fault's rule {event.rule!r}"
+                ) from None
+            return
+        raise _fail(
+            f"{where}: the recorded move {self.fmt(event.played)} is legal, "
+            f"so it is no fault under {event.rule!r}"
+        )
 
     def must_play_check(self, seat: int, what: str) -> None:
         """Under ``turn.must_play_if_able`` a seat with a legal play may not draw or pass (the

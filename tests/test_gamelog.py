@@ -62,6 +62,9 @@ def test_every_event_type_round_trips_with_tile_notation():
         ev.TimedOut(0, 4, 0),
         ev.Faulted(0, 4, 0, "bot_error", "RuntimeError: boom"),
         ev.TurnEnded(0, 4, 0, t("R2 J"), True, ("draws 1",), (), 9, 3, 0, None),
+        ev.Faulted(
+            0, 5, 1, "invalid_set", "not a valid set: K5", t("K5"), (*table, gamelog.parse_set("K5", profile))
+        ),
         ev.RoundEnded(0, 1, False, EndReason.OUT, 5, (12, -12), (0, 12), ((), t("K5 O7"))),
         ev.GameEnded((12, -12), 1, False, True, 1),
     ]
@@ -70,6 +73,40 @@ def test_every_event_type_round_trips_with_tile_notation():
     assert play["table"] == ["R4 R5 J(R6)", "K7 O7 B7", "K11 J(R11) J(O11)"]  # each joker's face
     assert play["tiles"] == ["R4", "R5", "J", "K7", "O7", "B7"]
     assert gamelog.to_dict(events[0], ts)["racks"] == [["R1", "R2"], ["K5", "J"]]
+
+
+def test_an_illegal_move_fault_carries_its_move_in_play_notation():
+    """The move is written as a play's ``tiles`` and ``table``; other faults have neither key
+    (null reads as absent), and a fault with only one of them is refused."""
+    profile = load_profile("standard")
+    ts = profile.tileset
+    table = (*parse_table("R4 R5 J(R6) | K7 O7 B7", profile), gamelog.parse_set("K5", profile))  # not a set
+    fault = ev.Faulted(0, 3, 1, "invalid_set", "not a valid set: K5", parse_tiles("K5 B7", ts), table)
+    record = gamelog.to_dict(fault, ts)
+    play = gamelog.to_dict(ev.Played(0, 3, 1, "start", fault.played, table, False), ts)
+    assert record["tiles"] == play["tiles"] == ["K5", "B7"]
+    assert record["table"] == play["table"] == ["R4 R5 J(R6)", "K7 O7 B7", "K5"]
+    assert _roundtrip(fault, profile) == fault
+    raised = ev.Faulted(0, 3, 1, "bot_error", "RuntimeError: boom")
+    record = gamelog.to_dict(raised, ts)
+    assert "tiles" not in record and "table" not in record
+    assert gamelog.from_dict({**record, "tiles": None, "table": None}, profile) == raised
+    with pytest.raises(gamelog.LogError, match="'tiles' and 'table' together, got only 'tiles'"):
+        gamelog.from_dict({**record, "tiles": ["K5"]}, profile)
+    with pytest.raises(gamelog.LogError, match="bad tile"):
+        gamelog.from_dict({**record, "tiles": ["K5"], "table": ["K5 X9"]}, profile)
+
+
+def test_a_seat_view_hides_the_others_refused_moves():
+    """The engine shows no seat another's refused move: its tiles and sets become counts."""
+    profile = load_profile("standard")
+    ts = profile.tileset
+    table = (*parse_table("K7 O7 B7", profile), gamelog.parse_set("K5", profile))
+    record = gamelog.to_dict(ev.Faulted(0, 3, 1, "invalid_set", "x", parse_tiles("K5", ts), table), ts)
+    assert gamelog.view(record, 1) == record
+    assert gamelog.view(record, 0) == {**record, "tiles": 1, "table": 2}
+    raised = gamelog.to_dict(ev.Faulted(0, 3, 1, "bot_error", "x"), ts)
+    assert gamelog.view(raised, 0) == raised
 
 
 @pytest.mark.parametrize("name", sorted(builtin_profiles()))

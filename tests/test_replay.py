@@ -11,12 +11,14 @@ from pathlib import Path
 import pytest
 from helpers import with_overrides
 
+from rummisim import events as ev
 from rummisim import gamelog, load_profile
 from rummisim.api import play_game
 from rummisim.cli import main
 from rummisim.contract import Discard, Draw, OutOfBudget, Pass, Play
 from rummisim.melds import Meld
 from rummisim.profile import builtin_profiles
+from rummisim.referee import legal_play
 from rummisim.replay import ReplayError, replay
 
 # A search bot in each game, two seats where a match is long: polish-40 plays 4 rounds and
@@ -365,6 +367,166 @@ def test_a_game_with_faults_and_timeouts_replays(profile, tmp_path, capsys):
         tampered[i]["rack_before"] = rack_before
         line, message = replay_fails(write(tmp_path / "must.jsonl", tampered), capsys)
         assert line == i and "must (turn.must_play_if_able)" in message
+
+
+class Fumbler:
+    """Never plays. On a turn where it has a legal play (``legal_play``) it proposes an illegal
+    one instead, the first tile of that play alone as a set (``invalid_set``), or on every other
+    such turn it raises; either way the engine records the fault and draws for it. ``legal``
+    keeps each legal play it passed over, by turn (one round). Otherwise it draws."""
+
+    name = "fumbler"
+
+    def __init__(self):
+        self.legal: dict = {}  # turn -> the solver's Solution
+
+    def act(self, view):
+        if view.phase != "start":
+            return Pass()
+        best = legal_play(view.profile, view.rack, view.table, opened=view.opened)
+        if not best.is_play:
+            return Draw()
+        self.legal[view.turn] = best
+        if len(self.legal) % 2 == 0:
+            raise RuntimeError("fumbled")
+        tile = best.played[0]
+        return Play(table=(*view.table, Meld((tile,), (tile,))), played=(tile,))
+
+
+MUST_PLAY = with_overrides("standard", turn={"must_play_if_able": True})
+
+
+@pytest.fixture(scope="module")
+def fumbled():
+    """A one-round game of ``Fumbler`` against greedy under must-play: its log and the legal
+    plays the fumbler passed over."""
+    bot = Fumbler()
+    events: list = []
+    play_game(MUST_PLAY, [bot, "greedy"], 1, events=events.append)
+    lines = [gamelog.header(MUST_PLAY, 1, ["fumbler", "greedy"], None)]
+    lines += [gamelog.to_dict(e, MUST_PLAY.tileset) for e in events]
+    return lines, bot.legal
+
+
+def _table_at(lines: list[dict], i: int) -> list[str]:
+    """The table before record ``i``: the last play's."""
+    return next((r["table"] for r in reversed(lines[:i]) if r["type"] == "play"), [])
+
+
+def _fault(lines: list[dict], rule: str) -> int:
+    """Index of the first fault under ``rule``; the seat drew right after it (the fallback)."""
+    i = next(i for i, r in enumerate(lines) if r["type"] == "fault" and r["rule"] == rule)
+    assert lines[i + 1]["type"] == "draw" and lines[i + 1]["turn"] == lines[i]["turn"]
+    return i
+
+
+def _copy(lines: list[dict]) -> list[dict]:
+    return json.loads(json.dumps(lines))
+
+
+def _move(played, table) -> dict:
+    """A move's ``tiles`` and ``table`` as the log writes them (``gamelog.to_dict``)."""
+    record = gamelog.to_dict(ev.Faulted(0, 1, 0, "x", "x", tuple(played), tuple(table)), MUST_PLAY.tileset)
+    return {"tiles": record["tiles"], "table": record["table"]}
+
+
+def test_an_illegal_move_fault_carries_the_move_and_excuses_the_draw(fumbled, tmp_path, capsys):
+    """The fault records the move the bot proposed; replay refuses that move again and lets the
+    engine's fallback draw stand, though the seat could play. Without the fault the draw is
+    refused (must play)."""
+    lines, legal = fumbled
+    path = write(tmp_path / "fumbled.jsonl", lines)
+    assert main(["replay", str(path)]) == 0, capsys.readouterr().err
+    assert "ok: every event follows the rules" in capsys.readouterr().out
+    i = _fault(lines, "invalid_set")
+    fault, turn = lines[i], lines[i]["turn"]
+    tile = MUST_PLAY.tileset.format_tile(legal[turn].played[0])
+    assert fault["tiles"] == [tile] and fault["table"] == [*_table_at(lines, i), tile]  # not a set
+    without = [r for k, r in enumerate(lines) if k != i]
+    line, message = replay_fails(write(tmp_path / "unexcused.jsonl", without), capsys)
+    assert line == i + 1 and "must (turn.must_play_if_able)" in message
+
+
+def test_an_illegal_move_fault_whose_move_is_legal_is_refused(fumbled, tmp_path, capsys):
+    lines, legal = fumbled
+    lines = _copy(lines)
+    i = _fault(lines, "invalid_set")
+    turn = lines[i]["turn"]
+    lines[i].update(_move(legal[turn].played, legal[turn].table))  # the play the bot passed over
+    line, message = replay_fails(write(tmp_path / "legal.jsonl", lines), capsys)
+    assert line == i + 1
+    assert message.startswith(f"fault by seat 0 (round 0, turn {turn}): the recorded move ")
+    assert "is legal, so it is no fault under 'invalid_set'" in message
+
+
+@pytest.mark.parametrize("rule", ["tile_not_in_rack", "bot_error"])
+def test_a_fault_under_another_rule_than_its_move_breaks_is_refused(rule, fumbled, tmp_path, capsys):
+    lines, _ = fumbled
+    lines = _copy(lines)
+    i = _fault(lines, "invalid_set")
+    lines[i]["rule"] = rule
+    line, message = replay_fails(write(tmp_path / "rule.jsonl", lines), capsys)
+    assert line == i + 1 and f"(round 0, turn {lines[i]['turn']})" in message
+    assert "the rules refuse the recorded move under 'invalid_set'" in message
+    assert f"not under the fault's rule {rule!r}" in message
+
+
+def test_an_illegal_move_fault_without_its_move_is_refused(fumbled, tmp_path, capsys):
+    """As a log written before faults carried their move: it cannot be checked."""
+    lines, _ = fumbled
+    lines = _copy(lines)
+    i = _fault(lines, "invalid_set")
+    del lines[i]["tiles"], lines[i]["table"]
+    line, message = replay_fails(write(tmp_path / "old.jsonl", lines), capsys)
+    assert message.startswith(f"fault by seat 0 (round 0, turn {lines[i]['turn']}): ")
+    assert "the fault under rule 'invalid_set' records no move" in message and "cannot be checked" in message
+    assert line == i + 1
+    lines[i]["table"] = ["R1"]  # half a move
+    line, message = replay_fails(write(tmp_path / "half.jsonl", lines), capsys)
+    assert line == i + 1 and "'tiles' and 'table' together, got only 'table'" in message
+
+
+def test_a_forged_fault_is_refused(fumbled, tmp_path, capsys):
+    """A draw the seat could have played instead (the engine's fault taken out), excused by a
+    fault written into the log: refused unless the fault is one the log cannot disprove."""
+    lines, legal = fumbled
+    i = _fault(lines, "bot_error")
+    turn = lines[i]["turn"]
+    drew = [r for k, r in enumerate(_copy(lines)) if k != i]  # the draw at index i now
+    line, message = replay_fails(write(tmp_path / "drew.jsonl", drew), capsys)
+    assert line == i + 1 and "must (turn.must_play_if_able)" in message
+    where = {"type": "fault", "round": 0, "turn": turn, "seat": 0, "message": "forged"}
+    best = legal[turn]
+    forgeries = {
+        "no-move": ({**where, "rule": "invalid_set"}, "'invalid_set' records no move"),
+        "unknown-rule": ({**where, "rule": "cosmic_ray"}, "'cosmic_ray' records no move"),
+        "legal-move": ({**where, "rule": "invalid_set", **_move(best.played, best.table)}, "is legal"),
+    }
+    for name, (forged, expected) in forgeries.items():
+        path = write(tmp_path / f"{name}.jsonl", [*drew[:i], forged, *drew[i:]])
+        line, message = replay_fails(path, capsys)
+        assert line == i + 1 and expected in message, (name, message)
+    # What a log cannot show: whether the bot did propose the illegal move a fault records (or
+    # raise). A forged fault with a move the rules refuse, under the rule they name, passes.
+    tile = MUST_PLAY.tileset.format_tile(best.played[0])
+    illegal = {**where, "rule": "invalid_set", "tiles": [tile], "table": [*_table_at(drew, i), tile]}
+    path = write(tmp_path / "illegal-move.jsonl", [*drew[:i], illegal, *drew[i:]])
+    assert main(["replay", str(path)]) == 0, capsys.readouterr().err
+
+
+def test_an_exception_fault_still_excuses_the_draw(fumbled, tmp_path, capsys):
+    """A bot that raised records no move; its fault is taken at its word (the log cannot show
+    the exception) and excuses the fallback draw, as before."""
+    lines, _ = fumbled
+    i = _fault(lines, "bot_error")
+    assert "tiles" not in lines[i] and "table" not in lines[i]
+    assert lines[i]["message"] == "RuntimeError: fumbled"
+    assert replay(enumerate(lines, start=1)).faults == sum(r["type"] == "fault" for r in lines)
+    without = [r for k, r in enumerate(lines) if k != i]  # the seat could play: the fault excused it
+    line, message = replay_fails(write(tmp_path / "unexcused.jsonl", without), capsys)
+    assert line == i + 1 and "must (turn.must_play_if_able)" in message
+    forged = [*without[:i], {**lines[i], "message": "written by hand"}, *without[i:]]
+    assert main(["replay", str(write(tmp_path / "forged.jsonl", forged))]) == 0, capsys.readouterr().err
 
 
 def test_the_replay_checker_takes_records_not_files(logs):
