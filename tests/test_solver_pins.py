@@ -71,6 +71,31 @@ def test_freeing_the_joker_releases_the_set(strict):
     assert not any(_contains(table[0], m) for m in sol.table)
 
 
+def test_freed_joker_hosted_beside_pinned_sets(strict):
+    """A joker freed from a released set takes a set of two rack tiles while another joker set
+    stays pinned: the DP settles it (host sets beside the pins), where it once left it to the
+    MILP."""
+    table, sol = _play(strict, "B6 J(B7) B8 B9 B10 | J(K6) O6 B6 | R2 O2 B2", "K6 B7 B8")
+    assert sol.tiles_placed == 3
+    assert table[0] in sol.table  # the joker set B6 J(B7) B8 B9 B10 stays as it was
+    hosts = [m for m in sol.table if strict.tileset.joker in m.tiles and m != table[0]]
+    assert [m.faces for m in hosts] == [parse_tiles("B6 B7 B8", strict)]
+    # the freed joker joins table tiles and two rack tiles: J(R4) R5 R6 R7 R8 R9
+    table, sol = _play(strict, "K1 J(K2) K3 K4 K5 K6 | R13 O13 B13 | O2 O3 J(O4) O5 O6 | R5 R6 R7", "R2 R8 R9 O4")
+    assert sol.tiles_placed == 3 and table[0] in sol.table
+
+
+def test_a_pin_that_could_hold_the_freed_joker_goes_to_the_milp(strict):
+    """Host sets are sets of their own. Where the DP without the pins breaks one and a pinned
+    run could itself grow around the freed joker and two rack tiles (here R3 R4 R5 R6 J(R7)
+    with R8 R9 from the rack), the DP leaves the choice to the MILP."""
+    table = parse_table("J(B3) B4 B5 B6 B7 | R3 R4 R5 R6 J(R7) | R7 R8 R9 R10 R11 R12", strict)
+    rack = parse_tiles("R5 R8 R9 O11 B3 B6", strict)
+    sol = solve(rack, table, strict, budget=None)
+    assert sol.method == "milp" and sol.tiles_placed == 4
+    validate_move(strict, table, rack, sol.table, sol.played, opened=True)
+
+
 def test_strict_joinable_pins_and_free_sets(strict):
     """Sets without a joker may still be broken up; a short run joins a pinned run."""
     _, sol = _play(strict, "K1 K2 K3 K4 K5 K6 | O7 J(O8) O9", "K4 O5 O6 R9")

@@ -20,8 +20,9 @@ single-set opening is the best set the rack forms; else the best "opening core",
 sets worth the threshold, beside the best play of the other tiles, also where the opening
 may touch the table and free jokers);
 positions outside its scope (an opening without rearrangement that may touch the
-table, a single-set opening that may touch the table, strict joker sets beside a freed
-joker, a few locked-joker tables: several rack jokers beside a freed one, too many
+table, a single-set opening that may touch the table, strict joker sets where a freed
+joker could join a pinned set or a set keeps one joker and frees another, a few
+locked-joker tables: several rack jokers beside a freed one, too many
 sets that could hold freed jokers; tables where
 its decoding cannot fit every joker within ``jokers.max_per_set``; or past its
 fixed bound of states; a DP answer that ``validate_move`` refuses, such as an opening whose

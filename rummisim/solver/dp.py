@@ -54,8 +54,11 @@ two_rack_tiles`` a better bound that frees jokers is then settled exactly: each 
 that may hold a freed joker with two other rack items (``freed_joker_hosts``) is set
 aside, and the DP solves the tiles left above the best legal play so far (one host set
 after the other, for any number of freed jokers; a set may hold up to ``max_per_set`` of
-them). A joker choice that no table realises (two kept jokers at one face with no set
-for both) is skipped, not handed to the MILP.
+them). Under strict joker sets the host search first relaxes the pins (exact where its
+play keeps them); where that play breaks a pin, the hosts are sets of the tiles outside the
+pins, which the DP keeps (``_hosted`` with ``pinned``). A joker choice that no table
+realises (two kept jokers at one face with no set for both) is skipped, not handed to the
+MILP.
 
 Pins: table sets that must stay together and may only grow (``dp_decode.Pin``). Under
 ``take_from_joker_sets: false`` each joker choice pins the sets whose jokers it all keeps
@@ -111,19 +114,20 @@ still need; ranking by score alone keeps runs begun that cannot close), within a
 number of states. Its play is legal but not proven best.
 
 Scope: turn mode with or without rearrangement, objectives ``tiles`` and ``value``, wrap
-``none`` and ``high_low``, ``discard_pile``, any jokers on the rack, table jokers
-``free`` or ``locked``, strict joker sets with ``locked`` table jokers, any
-``max_per_set``. ``None`` for everything else (``runs.min_length`` other than 3, more
-than 7 open runs per colour, state keys past 62 bits, which per-run joker counts with wrap
-can reach; strict joker sets with ``free`` table jokers), where the decoding cannot place
-every joker within ``max_per_set`` (a kept table joker, or a spare one), and for these pin
-corners: a set that keeps some of its jokers and frees others; pins beside a freed joker
-that needs a host (``_hosted`` runs without pins, so its play is refused when it breaks a
-pin); pins where the DP's jokers and a pin's own could pass ``max_per_set`` (no per-run
-joker counts with pins); a pinned group with fewer free places than missing colours; with
-wrap, a run of a pin and a short run from the low 1 that reaches the high 1 and cannot be
-cut outside the pin. The MILP answers those. The beam pass and openings that may touch
-the table pin nothing (``supported`` without ``pins``). Pure; no I/O.
+``none`` and ``high_low``, ``discard_pile``, any jokers on the rack, table jokers ``free``
+or ``locked``, strict joker sets with ``locked`` table jokers, any ``max_per_set``. ``None``
+for everything else (``runs.min_length`` other than 3, more than 7 open runs per colour,
+state keys past 62 bits, which per-run joker counts with wrap can reach; strict joker sets
+with ``free`` table jokers), where the decoding cannot place every joker within
+``max_per_set`` (a kept table joker, or a spare one), and for these pin corners: a set that
+keeps some of its jokers and frees others; a freed joker that needs a host where a pinned
+run could itself grow into that host (``_outside_pins``: the host sets are sets of their
+own) and the DP without the pins breaks one; pins where the DP's jokers and a pin's own
+could pass ``max_per_set`` (no per-run joker counts with pins); a pinned group with fewer
+free places than missing colours; with wrap, a run of a pin and a short run from the low 1
+that reaches the high 1 and cannot be cut outside the pin. The MILP answers those. The beam
+pass and openings that may touch the table pin nothing (``supported`` without ``pins``).
+Pure; no I/O.
 """
 
 from __future__ import annotations
@@ -140,7 +144,7 @@ from rummisim.geometry import run_geometry
 from rummisim.melds import Meld, is_valid_meld_parts
 from rummisim.moves import IllegalMove, joker_acceptable, validate_move
 from rummisim.profile import RuleProfile, profile_from_dict
-from rummisim.solver.common import OBJECTIVES, TILE_WEIGHT, SearchResult, is_legal, tile_gain
+from rummisim.solver.common import HOST_RACK_ITEMS, OBJECTIVES, TILE_WEIGHT, SearchResult, is_legal, tile_gain
 from rummisim.solver.common import gain as item_gain
 from rummisim.solver.dp_decode import (
     G_AT,
@@ -1072,7 +1076,7 @@ def _solve_rack(
             found = _best(rack, table, profile, objective, meter, **opts)
             if found is None:
                 return None
-            results.append((found, virtual, forced))
+            results.append((found, virtual, forced, opts.get("pinned", ())))
         results.sort(key=lambda r: -r[0][0])
         settled = _settle(results, rack, full_rack, table, profile, objective, prune, host_cap, meter, floor)
         if settled is not None:
@@ -1139,7 +1143,7 @@ def _settle(
     ``floor``, when given)."""
     best: _Found | None = None
     pending = []
-    for found, virtual, forced in results:
+    for found, virtual, forced, pinned in results:
         if best is not None and found[0] <= best[0]:
             break
         if not found[2]:
@@ -1148,10 +1152,10 @@ def _settle(
         if _legal(profile, table, full_rack, found):
             best = found
             break
-        pending.append((found, virtual, forced))
+        pending.append((found, virtual, forced, pinned))
     # choices freeing one joker first: their plays may settle those that free several
     pending.sort(key=lambda r: (len(r[2]) != 1, -r[0][0]))
-    for found, virtual, forced in pending:
+    for found, virtual, forced, pinned in pending:
         if best is not None and found[0] <= best[0]:
             continue
         if profile.jokers.reuse != "two_rack_tiles":
@@ -1161,6 +1165,9 @@ def _settle(
             above = max(above, floor)
         args = (rack, full_rack, table, profile, objective, virtual, forced)
         sub = _hosted(*args, above, prune, (), host_cap, meter)
+        if sub is None and pinned and host_cap[0] >= 0 and host_cap[1] >= 0:
+            # without the pins its best play broke a pinned set: host sets beside the pins
+            sub = _hosted(*args, above, prune, (), host_cap, meter, pinned)
         if sub is None:
             if meter.settle:  # past the host limits: the best legal play so far
                 meter.cut = True
@@ -1180,8 +1187,9 @@ SETTLE_HOST_STATES = 1 << 14
 
 
 def _hosted(
-    rack, full_rack, table, profile, objective, virtual, forced, floor, prune, placed, host_cap, meter
-):
+    rack, full_rack, table, profile, objective, virtual, forced, floor, prune, placed, host_cap, meter,
+    pinned=(),
+):  # fmt: skip
     """The best play of a joker choice that frees table jokers (the ``forced`` rack tiles
     replace them), under ``reuse: two_rack_tiles``, if it reaches ``floor`` (else a score
     below ``floor``), with the sets in ``placed`` taken. Each freed joker gets a set with
@@ -1190,10 +1198,17 @@ def _hosted(
     DP on the tiles left, the other freed jokers still free, bounds the play, best bound
     first; a legal play settles that branch, an illegal one recurses. Complete: every legal
     play holds a set with some of the freed jokers left, which is one of the hosts listed.
+    ``pinned`` (strict joker sets: the sets of the choice's kept jokers, ``_strict_pins``): the
+    DP keeps them as pins, and the hosts are sets of the other tiles. Without ``pinned`` under
+    strict joker sets the DP relaxes the pins: exact where its play keeps them, else ``None``.
     ``None`` when this cannot be settled here (the MILP answers)."""
     ts = profile.tileset
     table_counts, rack_counts, _ = _pools(rack, table, profile, objective, virtual, forced, placed)
     left = len(forced) - sum(freed_in(host, ts.joker) for host in placed)
+    if pinned:  # the hosts are sets of the tiles outside the pins, the pins kept as they are
+        table_counts = _outside_pins(table_counts, rack_counts, pinned, left, profile)
+        if table_counts is None:
+            return None
     hosts = freed_joker_hosts(table_counts, rack_counts, profile, limit=host_cap[0])
     if hosts is not None:  # sets with more rack tiles first: good plays early raise the floor
         hosts.sort(key=lambda host: -len(host[2]))
@@ -1215,6 +1230,7 @@ def _hosted(
             break  # a play of the whole rack is known
         host_cap[0] -= 1
         opts = dict(virtual=virtual, forced=forced, prune=prune, hosts=placed + (host,), floor=floor)
+        opts["pinned"] = pinned
         before = meter.spent
         found = _best(rack, table, profile, objective, meter, **opts)
         if found is None:
@@ -1237,7 +1253,7 @@ def _hosted(
             break
         if not _legal(profile, table, full_rack, found):
             args = (rack, full_rack, table, profile, objective, virtual, forced)
-            found = _hosted(*args, floor, prune, placed + (host,), host_cap, meter)
+            found = _hosted(*args, floor, prune, placed + (host,), host_cap, meter, pinned)
             if found is None:
                 return None
             if not found[2] or found[0] < floor:
@@ -1245,6 +1261,53 @@ def _hosted(
         best = found
         floor = found[0] + 1
     return best
+
+
+def _outside_pins(table_counts, rack_counts, pinned, freed: int, profile: RuleProfile):
+    """``_hosted``'s table counts less the pinned sets' tiles (a kept joker counts at its face,
+    as ``_pools`` puts it), or ``None`` where the host sets cannot settle the choice: a pin
+    that could itself grow into a set holding a freed joker beside two rack items (the hosts
+    are sets of their own; a pin may only grow, so such a play is not among them), or pins
+    the DP does not take. A pinned run may host when the rack tiles of its colour that a run
+    grown from it could reach (over table and rack tiles, and as many gaps as there are
+    jokers in play), plus the rack's jokers, are two or more; a pinned group when it has room
+    for three more tiles."""
+    pins = make_pins(pinned, profile)
+    if pins is None:
+        return None
+    ts = profile.tileset
+    joker = ts.joker
+    out = table_counts.copy()
+    for pin in pins:
+        for face in pin.faces:
+            out[face] -= 1
+    if (out < 0).any():
+        return None
+    geo = run_geometry(profile)
+    n_rj = int(rack_counts[joker])
+    gaps = freed + n_rj  # jokers that may fill a gap: the freed ones and the rack's
+    for pin in pins:
+        if pin.kind == "group":
+            if profile.groups.max_size - len(pin.faces) >= 1 + HOST_RACK_ITEMS:
+                return None
+            continue
+        code_at = geo.codes(pin.colour)  # code_at[q + 1]: the code at 0-based position q
+        items = n_rj
+        for step in (-1, 1):
+            left = gaps
+            q = pin.first - 1 if step < 0 else pin.last + 1
+            while 0 <= q < geo.top and items < HOST_RACK_ITEMS:
+                code = code_at[q + 1]
+                if rack_counts[code] > 0:
+                    items += 1
+                elif out[code] <= 0:
+                    if left == 0:
+                        break
+                    left -= 1
+                q += step
+        if items >= HOST_RACK_ITEMS:
+            return None
+    return out
 
 
 def _pools(rack, table, profile, objective, virtual, forced, hosts=(), counts=None):
@@ -1323,7 +1386,7 @@ def _best(
     copies = max(ts.copies, most)
     n_jokers = n_tj + n_rj
     pins = make_pins(pinned, profile) if pinned else ()
-    if pins is None or (pins and (hosts or beam_states)):
+    if pins is None or (pins and beam_states):
         return None
     if pins:
         # a pinned set with the DP's jokers could pass ``max_per_set``: not tracked with pins
