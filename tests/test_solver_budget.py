@@ -117,6 +117,22 @@ def test_beam_pass_for_an_opening_meets_the_threshold(standard):
     validate_move(standard, (), tiles(rack, standard), found.table, found.played, opened=False)
 
 
+def test_a_search_of_pinned_sets_cut_short_ends_with_a_beam_pass():
+    """Strict joker sets pin the table's joker sets, and ``rearrange=False`` every table set; a
+    search of theirs cut short by the budget gets the beam pass with the pins kept, like any
+    other (such searches once went to the integer program)."""
+    strict = load_profile("guide-strict-joker")
+    rack, table_text = BIG[0]
+    best = solve(rack, table_text, strict, budget=None)
+    cut = solve(rack, table_text, strict, budget=150_000)
+    assert cut.method == "beam" and not cut.proven and cut.nodes <= 150_000
+    assert 0 < cut.tiles_placed <= best.tiles_placed
+    assert legal(strict, table_text, rack, cut)  # under strict sets: the joker sets stayed together
+    standard = load_profile("standard")  # a budget below the exact search's 455 states
+    cut = solve(rack, table_text, standard, budget=400, rearrange=False)
+    assert cut.method == "beam" and not cut.proven and cut.nodes <= 400 and not cut.played
+
+
 def test_integer_program_positions_spend_the_budget_as_nodes():
     strict = load_profile("guide-strict-joker")  # table jokers: the DP hands these to the MILP
     table_text, rack = "K5 O5 J(B5) | R1 R2 R3 | O7 O8 O9", "R4 R5 K6 K7 B9 O10"

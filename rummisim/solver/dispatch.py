@@ -159,7 +159,8 @@ def solve(
         states = budget - meter.spent
         # the rest of the budget goes to one beam pass: a good play, not proven best (an
         # opening searches the rack alone, also where it may touch the table; a search that
-        # pins table sets has none: the integer program gets the rest)
+        # pins table sets keeps its pins: the joker sets under strict sets, every set without
+        # rearrangement; outside the beam's scope the integer program gets the rest)
         rack_only = initial and not profile.initial_meld.may_touch_table  # (nothing to pin)
         beam_rules = profile if rack_only else rules
         beam = solve_dp_beam(rack, table, beam_rules, initial=initial, objective=objective, states=states)

@@ -126,8 +126,9 @@ own) and the DP without the pins breaks one; pins where the DP's jokers and a pi
 could pass ``max_per_set`` (no per-run joker counts with pins); a pinned group with fewer
 free places than missing colours; with wrap, a run of a pin and a short run from the low 1
 that reaches the high 1 and cannot be cut outside the pin. The MILP answers those. The beam
-pass and openings that may touch the table pin nothing (``supported`` without ``pins``).
-Pure; no I/O.
+pass pins what the exact search pins with every table joker kept (strict joker sets, no
+rearrangement); openings that may touch the table pin nothing (``supported`` without
+``pins``). Pure; no I/O.
 """
 
 from __future__ import annotations
@@ -970,21 +971,28 @@ def solve_dp_beam(
     """A good play found by one beam pass of the DP (the best states of each step only) that
     creates at most ``states`` states, with ``proven=False``; ``None`` when the pass finds
     nothing or the position is outside the DP's scope. Table jokers stay where they are
-    (locked ones keep their faces). ``solve`` spends the last part of a search budget on it
+    (locked ones keep their faces); the sets the exact search pins stay pinned (the joker
+    sets under strict joker sets, every set without rearrangement). ``solve`` spends the last part of a search budget on it
     when the exact search runs out, and checks the play with ``validate_move``. An opening
     is searched from the rack alone, the table untouched: that is an opening also where the
     opening may touch the table."""
     base = () if initial else tuple(table)
-    if states <= 0 or not supported(profile, base):
+    if states <= 0 or not supported(profile, base, pins=True):
         return None
     ts = profile.tileset
     rack = tuple(sorted(int(t) for t in rack))
-    virtual: tuple[int, ...] = ()
+    opts: dict[str, Any] = {}
     if profile.jokers.table_jokers == "locked":
-        virtual = tuple(f for m in base for t, f in zip(m.tiles, m.faces, strict=True) if t == ts.joker)
+        faces = (f for m in base for t, f in zip(m.tiles, m.faces, strict=True) if t == ts.joker)
+        opts["virtual"] = tuple(faces)
+    if base and not profile.turn.rearrange:  # every table set pinned, as in the exact search
+        opts = _pin_all(base, ts.joker)
+    elif base and not profile.jokers.take_from_joker_sets:  # the joker sets pinned, jokers kept
+        kept = tuple((False, f) for f in opts.get("virtual", ()))
+        opts["pinned"] = _strict_pins(base, kept, profile) if kept else ()
     meter = Meter(states)
     try:
-        found = _best(rack, base, profile, objective, meter, virtual=virtual, beam_states=states)
+        found = _best(rack, base, profile, objective, meter, beam_states=states, **opts)
     except SearchBudgetSpent:
         found = None
     # with a discard pile a play must keep a tile to discard
@@ -1386,7 +1394,7 @@ def _best(
     copies = max(ts.copies, most)
     n_jokers = n_tj + n_rj
     pins = make_pins(pinned, profile) if pinned else ()
-    if pins is None or (pins and beam_states):
+    if pins is None:
         return None
     if pins:
         # a pinned set with the DP's jokers could pass ``max_per_set``: not tracked with pins
