@@ -972,10 +972,10 @@ def solve_dp_beam(
     creates at most ``states`` states, with ``proven=False``; ``None`` when the pass finds
     nothing or the position is outside the DP's scope. Table jokers stay where they are
     (locked ones keep their faces); the sets the exact search pins stay pinned (the joker
-    sets under strict joker sets, every set without rearrangement). ``solve`` spends the last part of a search budget on it
-    when the exact search runs out, and checks the play with ``validate_move``. An opening
-    is searched from the rack alone, the table untouched: that is an opening also where the
-    opening may touch the table."""
+    sets under strict joker sets, every set without rearrangement). ``solve`` spends the
+    last part of a search budget on it when the exact search runs out, and checks the play
+    with ``validate_move``. An opening is searched from the rack alone, the table untouched:
+    that is an opening also where the opening may touch the table."""
     base = () if initial else tuple(table)
     if states <= 0 or not supported(profile, base, pins=True):
         return None
@@ -1630,41 +1630,16 @@ def _passes(tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: i
     buf = _buffers()
     if pins is None:
         pins = _no_pins(tgrid.shape)
-    best, created = _run_passes(
-        tgrid,
-        rgrid,
-        gain,
-        wrapable,
-        allow_group,
-        n_jokers,
-        tab.move_start,
-        tab.move_end,
-        tab.moves,
-        tab.group_jokers,
-        tab.width,
-        tab.jokers_at,
-        tab.n_at,
-        tab.m_at,
-        tab.low_at,
-        tab.low_bits,
-        tab.n_bits,
-        tab.m_bits,
-        buf.keys,
-        buf.scores,
-        buf.parents,
-        buf.actions,
-        buf.htab,
-        buf.hinfo,
-        tab.final_jokers,
-        tab.debt,
-        np.array(bounds, dtype=np.int64),
-        meter.limit(),
-        beam,
-        step_cap,
-        *pins,
-        tab.pin_drop,
-        tab.pin_add,
-    )
+    # ``_kernel``'s arguments before and after the pass's own (rest gains, floor, limit, beam)
+    head = (
+        tgrid, rgrid, gain, wrapable, allow_group, n_jokers,
+        tab.move_start, tab.move_end, tab.moves, tab.group_jokers, tab.width,
+        tab.jokers_at, tab.n_at, tab.m_at, tab.low_at, tab.low_bits, tab.n_bits, tab.m_bits,
+        buf.keys, buf.scores, buf.parents, buf.actions, buf.htab, buf.hinfo,
+        tab.final_jokers, tab.debt,
+    )  # fmt: skip
+    tail = (*pins, tab.pin_drop, tab.pin_add)
+    best, created = _run_passes(head, tail, np.array(bounds, dtype=np.int64), meter.limit(), beam, step_cap)
     meter.spend(int(created))
     if best == OVER_BUDGET:
         raise SearchBudgetSpent
@@ -1679,53 +1654,17 @@ def _no_pins(shape: tuple[int, int]) -> PinGrids:
 
 
 @numba.njit(cache=True, nogil=True)
-def _run_passes(
-    tgrid,
-    rgrid,
-    gain,
-    wrapable,
-    allow_group,
-    n_jokers,
-    move_start,
-    move_end,
-    moves,
-    group_jokers,
-    width,
-    jokers_at,
-    n_at,
-    m_at,
-    low_at,
-    low_bits,
-    n_bits,
-    m_bits,
-    keys,
-    scores,
-    parents,
-    actions,
-    htab,
-    hinfo,
-    final_jokers,
-    debt,
-    bounds,
-    limit,
-    beam,
-    step_cap,
-    pin_start,
-    pin_end,
-    pin_absorb,
-    pin_join_a,
-    pin_join_c,
-    pin_drop,
-    pin_add,
-):
+def _run_passes(head, tail, bounds, limit, beam, step_cap):
     """``_kernel`` with each floor of ``bounds`` in turn until a pass finds a final state:
     (its index, or NO_STATE / OVERFLOW / OVER_BUDGET; the states created by all passes, within
-    ``limit``). Without a beam, where jokers are to be placed and the first floor asks for every
-    rack tile, a narrow beam pass (``PROBE_BEAM`` states a step, keeping only states that still
-    place every rack tile) goes first: a final state that reaches that floor is the optimum, so
-    it settles the search whenever it finds one, at a fraction of the exact pass on big tables
-    with jokers (without jokers to place the exact pass is cheap: the probe would only add a pass)."""
-    n_pos, n_col = tgrid.shape
+    ``limit``). ``head`` and ``tail``: the kernel's arguments before and after the pass's own.
+    Without a beam, where jokers are to be placed and the first floor asks for every rack tile,
+    a narrow beam pass (``PROBE_BEAM`` states a step, keeping only states that still place every
+    rack tile) goes first: a final state that reaches that floor is the optimum, so it settles
+    the search whenever it finds one, at a fraction of the exact pass on big tables with jokers
+    (without jokers to place the exact pass is cheap: the probe would only add a pass)."""
+    rgrid, gain, n_jokers = head[1], head[2], head[5]
+    n_pos, n_col = rgrid.shape
     n_steps = n_pos * n_col
     rest_gain = np.empty(n_steps, dtype=np.int64)
     total = 0
@@ -1750,47 +1689,8 @@ def _run_passes(
             bound, b, cap = bounds[0], PROBE_BEAM, PROBE_BEAM * PROBE_CAP
         else:
             bound, b, cap = bounds[k - (1 if probe else 0)], beam, step_cap
-        best, made = _kernel(
-            tgrid,
-            rgrid,
-            gain,
-            wrapable,
-            allow_group,
-            n_jokers,
-            move_start,
-            move_end,
-            moves,
-            group_jokers,
-            width,
-            jokers_at,
-            n_at,
-            m_at,
-            low_at,
-            low_bits,
-            n_bits,
-            m_bits,
-            keys,
-            scores,
-            parents,
-            actions,
-            htab,
-            hinfo,
-            final_jokers,
-            debt,
-            rest_gain,
-            bound,
-            limit - created,
-            b,
-            cap,
-            debt_unit,
-            pin_start,
-            pin_end,
-            pin_absorb,
-            pin_join_a,
-            pin_join_c,
-            pin_drop,
-            pin_add,
-        )
+        # (a compiled call: mypy reads numba's Dispatcher stub, not the kernel's signature)
+        best, made = _kernel(*head, rest_gain, bound, limit - created, b, cap, debt_unit, *tail)  # type: ignore[call-arg]
         created += made
         if best != NO_STATE:
             break
