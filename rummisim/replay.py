@@ -394,8 +394,11 @@ class _Checker:
 
     def must_play_check(self, seat: int, what: str) -> None:
         """Under ``turn.must_play_if_able`` a seat with a legal play may not draw or pass (the
-        engine's fallbacks after a fault or a timeout draw without asking)."""
-        if not self.profile.turn.must_play_if_able or self.t_faults or self.t_timeout:
+        engine's fallbacks after a fault or a timeout draw without asking). A ``must_play``
+        fault excuses nothing: the engine records it for such a draw and then plays for the
+        seat, so a draw after it is the very draw the rule forbids."""
+        excused = any(rule != "must_play" for rule in self.t_faults)
+        if not self.profile.turn.must_play_if_able or excused or self.t_timeout:
             return
         best = legal_play(self.profile, self.racks[seat], self.table, opened=self.opened[seat])
         if best.is_play:

@@ -506,6 +506,10 @@ def test_a_forged_fault_is_refused(fumbled, tmp_path, capsys):
         path = write(tmp_path / f"{name}.jsonl", [*drew[:i], forged, *drew[i:]])
         line, message = replay_fails(path, capsys)
         assert line == i + 1 and expected in message, (name, message)
+    # a ``must_play`` fault is followed by the engine's play for the seat, never by a draw
+    path = write(tmp_path / "must-play.jsonl", [*drew[:i], {**where, "rule": "must_play"}, *drew[i:]])
+    line, message = replay_fails(path, capsys)
+    assert line == i + 2 and "must (turn.must_play_if_able)" in message
     # What a log cannot show: whether the bot did propose the illegal move a fault records (or
     # raise). A forged fault with a move the rules refuse, under the rule they name, passes.
     tile = MUST_PLAY.tileset.format_tile(best.played[0])
