@@ -31,7 +31,6 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-import numba
 import numpy as np
 
 from rummisim.profile import RuleProfile
@@ -120,8 +119,8 @@ def validate_move(
         raise IllegalMove("no_rack_tile", "a move must play at least one rack tile")
     played_counts = ts.counts(played)
     old_tiles, new_tiles = table_tiles(table), table_tiles(new_table)
-    # the tile counts checked in one compiled pass; where they fail, the checks below say how
-    balanced = _balanced(played_counts, _codes(rack), _codes(old_tiles), _codes(new_tiles))
+    # the tile counts checked at once; where they fail, the checks below say how
+    balanced = _balanced(played_counts, rack, old_tiles, new_tiles)
     if not balanced:
         rack_counts = ts.counts(rack)
         if (played_counts > rack_counts).any():
@@ -158,32 +157,18 @@ def validate_move(
     return MoveCheck(opening_value, freed)
 
 
-def _codes(tiles) -> np.ndarray:
-    return np.array(tiles, dtype=np.int64)
-
-
-@numba.njit(cache=True, nogil=True)
-def _balanced(played_counts, rack, old_tiles, new_tiles) -> bool:
+def _balanced(played_counts: np.ndarray, rack, old_tiles, new_tiles) -> bool:
     """Whether the rack holds the played tiles and the new table holds exactly the old table's
-    tiles and the played ones (``validate_move``'s tile counts, compiled). A code outside
-    the counts is left to the checks in Python (False)."""
+    tiles and the played ones (``validate_move``'s tile counts in three counts and two
+    comparisons). A code outside the counts is left to the checks that name a failure (False)."""
     n = played_counts.shape[0]
-    for tiles in (rack, old_tiles, new_tiles):
-        for t in tiles:
-            if t < 0 or t >= n:
-                return False
-    have = np.zeros(n, dtype=np.int64)
-    for t in rack:
-        have[t] += 1
-    for code in range(played_counts.shape[0]):
-        if played_counts[code] > have[code]:
-            return False
-    balance = played_counts.copy()
-    for t in old_tiles:
-        balance[t] += 1
-    for t in new_tiles:
-        balance[t] -= 1
-    return not balance.any()
+    rack_counts = np.bincount(np.array(rack, dtype=np.int64), minlength=n)
+    old_counts = np.bincount(np.array(old_tiles, dtype=np.int64), minlength=n)
+    new_counts = np.bincount(np.array(new_tiles, dtype=np.int64), minlength=n)
+    if not rack_counts.shape[0] == old_counts.shape[0] == new_counts.shape[0] == n:
+        return False
+    in_rack = (played_counts <= rack_counts).all()
+    return bool(in_rack and np.array_equal(old_counts + played_counts, new_counts))
 
 
 def _explain_balance(ts, played_counts, old_tiles, new_tiles) -> None:
