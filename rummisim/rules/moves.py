@@ -118,23 +118,35 @@ def validate_move(
             raise IllegalMove("no_rack_tile", "a rearrangement must play at least one rack tile")
         raise IllegalMove("no_rack_tile", "a move must play at least one rack tile")
     played_counts = ts.counts(played)
-    old_tiles, new_tiles = table_tiles(table), table_tiles(new_table)
-    # the tile counts checked at once; where they fail, the checks below say how
-    balanced = _balanced(played_counts, rack, old_tiles, new_tiles)
-    if not balanced:
-        rack_counts = ts.counts(rack)
-        if (played_counts > rack_counts).any():
-            extra = [c for c in range(n) if played_counts[c] > rack_counts[c]]
-            raise IllegalMove(
-                "tile_not_in_rack", f"played {format_tiles(extra, ts)} which the rack does not hold"
-            )
+    rack_counts = ts.counts(rack)
+    if (played_counts > rack_counts).any():
+        extra = [c for c in range(n) if played_counts[c] > rack_counts[c]]
+        raise IllegalMove(
+            "tile_not_in_rack", f"played {format_tiles(extra, ts)} which the rack does not hold"
+        )
     if len(played) > play_limit(profile, len(rack)):
         raise IllegalMove("must_keep_discard", "with a discard pile a play must leave a tile to discard")
     for meld in new_table:
         if not is_valid_meld(meld, profile):
             raise IllegalMove("invalid_set", f"not a valid set: {format_meld(meld, ts)}")
-    if not balanced:
-        _explain_balance(ts, played_counts, old_tiles, new_tiles)
+    old_counts = ts.counts(table_tiles(table))
+    new_counts = ts.counts(table_tiles(new_table))
+    surplus = new_counts - old_counts - played_counts
+    if surplus.any():  # (a table tile missing leaves a negative surplus too: named first)
+        missing = np.flatnonzero(new_counts < old_counts)
+        if missing.size:
+            raise IllegalMove(
+                "table_tile_missing",
+                f"table tile(s) {format_tiles(missing, ts)} are no longer on the table",
+            )
+        over = np.flatnonzero(surplus > 0)
+        under = np.flatnonzero(surplus < 0)
+        detail = []
+        if over.size:
+            detail.append(f"{format_tiles(over, ts)} appear from nowhere")
+        if under.size:
+            detail.append(f"played {format_tiles(under, ts)} are not on the new table")
+        raise IllegalMove("unaccounted_tile", "; ".join(detail))
 
     opening_value = None
     accept = None
@@ -155,43 +167,6 @@ def validate_move(
     if accept is not None and accept.value is not None:
         opening_value = accept.value
     return MoveCheck(opening_value, freed)
-
-
-def _balanced(played_counts: np.ndarray, rack, old_tiles, new_tiles) -> bool:
-    """Whether the rack holds the played tiles and the new table holds exactly the old table's
-    tiles and the played ones (``validate_move``'s tile counts in three counts and two
-    comparisons). A code outside the counts is left to the checks that name a failure (False)."""
-    n = played_counts.shape[0]
-    rack_counts = np.bincount(np.array(rack, dtype=np.int64), minlength=n)
-    old_counts = np.bincount(np.array(old_tiles, dtype=np.int64), minlength=n)
-    new_counts = np.bincount(np.array(new_tiles, dtype=np.int64), minlength=n)
-    if not rack_counts.shape[0] == old_counts.shape[0] == new_counts.shape[0] == n:
-        return False
-    in_rack = (played_counts <= rack_counts).all()
-    return bool(in_rack and np.array_equal(old_counts + played_counts, new_counts))
-
-
-def _explain_balance(ts, played_counts, old_tiles, new_tiles) -> None:
-    """Raise the ``IllegalMove`` for tile counts that ``_balanced`` refused (played tiles the
-    rack holds): a table tile missing, else tiles unaccounted for."""
-    old_counts = ts.counts(old_tiles)
-    new_counts = ts.counts(new_tiles)
-    missing = np.flatnonzero(new_counts < old_counts)
-    if missing.size:
-        raise IllegalMove(
-            "table_tile_missing",
-            f"table tile(s) {format_tiles(missing, ts)} are no longer on the table",
-        )
-    surplus = new_counts - old_counts - played_counts
-    if surplus.any():
-        over = np.flatnonzero(surplus > 0)
-        under = np.flatnonzero(surplus < 0)
-        detail = []
-        if over.size:
-            detail.append(f"{format_tiles(over, ts)} appear from nowhere")
-        if under.size:
-            detail.append(f"played {format_tiles(under, ts)} are not on the new table")
-        raise IllegalMove("unaccounted_tile", "; ".join(detail))
 
 
 class _OpeningUnderJokers:

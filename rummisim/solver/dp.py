@@ -982,14 +982,13 @@ def solve_dp_beam(
     ts = profile.tileset
     rack = tuple(sorted(int(t) for t in rack))
     opts: dict[str, Any] = {}
-    if profile.jokers.table_jokers == "locked":
-        faces = (f for m in base for t, f in zip(m.tiles, m.faces, strict=True) if t == ts.joker)
-        opts["virtual"] = tuple(faces)
-    if base and not profile.turn.rearrange:  # every table set pinned, as in the exact search
+    if not profile.turn.rearrange:  # every table set pinned, as in the exact search
         opts = _pin_all(base, ts.joker)
-    elif base and not profile.jokers.take_from_joker_sets:  # the joker sets pinned, jokers kept
-        kept = tuple((False, f) for f in opts.get("virtual", ()))
-        opts["pinned"] = _strict_pins(base, kept, profile) if kept else ()
+    elif profile.jokers.table_jokers == "locked":
+        faces = tuple(f for m in base for t, f in zip(m.tiles, m.faces, strict=True) if t == ts.joker)
+        opts["virtual"] = faces
+        if not profile.jokers.take_from_joker_sets:  # the joker sets pinned, their jokers kept
+            opts["pinned"] = _strict_pins(base, tuple((False, f) for f in faces), profile)
     meter = Meter(states)
     try:
         found = _best(rack, base, profile, objective, meter, beam_states=states, **opts)
@@ -1237,8 +1236,9 @@ def _hosted(
         if floor > top:
             break  # a play of the whole rack is known
         host_cap[0] -= 1
-        opts = dict(virtual=virtual, forced=forced, prune=prune, hosts=placed + (host,), floor=floor)
-        opts["pinned"] = pinned
+        opts = dict(
+            virtual=virtual, forced=forced, prune=prune, hosts=placed + (host,), floor=floor, pinned=pinned
+        )
         before = meter.spent
         found = _best(rack, table, profile, objective, meter, **opts)
         if found is None:
@@ -1283,16 +1283,11 @@ def _outside_pins(table_counts, rack_counts, pinned, freed: int, profile: RulePr
     pins = make_pins(pinned, profile)
     if pins is None:
         return None
-    ts = profile.tileset
-    joker = ts.joker
-    out = table_counts.copy()
-    for pin in pins:
-        for face in pin.faces:
-            out[face] -= 1
-    if (out < 0).any():
+    out = _less_pins(table_counts, pins)
+    if out is None:
         return None
     geo = run_geometry(profile)
-    n_rj = int(rack_counts[joker])
+    n_rj = int(rack_counts[profile.tileset.joker])
     gaps = freed + n_rj  # jokers that may fill a gap: the freed ones and the rack's
     for pin in pins:
         if pin.kind == "group":
@@ -1318,6 +1313,24 @@ def _outside_pins(table_counts, rack_counts, pinned, freed: int, profile: RulePr
     return out
 
 
+def _less_pins(table_counts: np.ndarray, pins) -> np.ndarray | None:
+    """The table counts less the pinned sets' faces (a kept joker counts at its face, as
+    ``_pools`` puts it); ``None`` when the pins hold more of a face than the counts."""
+    out = table_counts.copy()
+    for pin in pins:
+        for face in pin.faces:
+            out[face] -= 1
+    return None if (out < 0).any() else out
+
+
+def _tile_counts(rack, table, ts) -> tuple[np.ndarray, np.ndarray]:
+    """The table's and the rack's tile counts, by code."""
+    table_counts = np.bincount(
+        np.array([t for m in table for t in m.tiles], dtype=np.int64), minlength=ts.n_codes
+    )
+    return table_counts, np.bincount(np.array(rack, dtype=np.int64), minlength=ts.n_codes)
+
+
 def _pools(rack, table, profile, objective, virtual, forced, hosts=(), counts=None):
     """(table counts, rack counts, score offset) the DP sees: kept jokers as tiles of their
     faces, forced rack tiles moved to the table, the ``hosts`` sets and the freed jokers in
@@ -1325,15 +1338,11 @@ def _pools(rack, table, profile, objective, virtual, forced, hosts=(), counts=No
     the rack's tile counts, when the caller has them (never written)."""
     ts = profile.tileset
     joker = ts.joker
-    if counts is not None:
-        if not (virtual or forced or hosts):
-            return counts[0], counts[1], 0
-        table_counts, rack_counts = counts[0].copy(), counts[1].copy()
-    else:
-        table_counts = np.bincount(
-            np.array([t for m in table for t in m.tiles], dtype=np.int64), minlength=ts.n_codes
-        )
-        rack_counts = np.bincount(np.array(rack, dtype=np.int64), minlength=ts.n_codes)
+    if counts is None:
+        counts = _tile_counts(rack, table, ts)
+    if not (virtual or forced or hosts):
+        return counts[0], counts[1], 0
+    table_counts, rack_counts = counts[0].copy(), counts[1].copy()
     table_counts[joker] -= len(virtual)
     offset = 0
     for f in virtual:
@@ -1380,13 +1389,10 @@ def _best(
     ts = profile.tileset
     C = ts.colours
     joker = ts.joker
-    real_counts = np.bincount(
-        np.array([t for m in table for t in m.tiles], dtype=np.int64), minlength=ts.n_codes
+    real_counts, full_rack_counts = counts = _tile_counts(rack, table, ts)
+    table_counts, rack_counts, offset = _pools(
+        rack, table, profile, objective, virtual, forced, hosts, counts
     )
-    full_rack_counts = np.bincount(np.array(rack, dtype=np.int64), minlength=ts.n_codes)
-    counts = (real_counts, full_rack_counts)
-    pools = _pools(rack, table, profile, objective, virtual, forced, hosts, counts)
-    table_counts, rack_counts, offset = pools
     n_tj, n_rj = int(table_counts[joker]), int(rack_counts[joker])
     fewest, most = _count_range(table_counts, rack_counts, joker)
     if n_tj + n_rj > ts.jokers or fewest < 0:
@@ -1401,16 +1407,11 @@ def _best(
         cap = profile.jokers.max_per_set
         if n_jokers + max(pin.jokers for pin in pins) > cap:
             return None
-        table_counts = table_counts.copy()
-        kept = list(virtual)
-        for pin in pins:
-            for tile, face in zip(pin.tiles, pin.faces, strict=True):
-                table_counts[face] -= 1
-                if tile == joker:
-                    if face not in kept:
-                        return None
-                    kept.remove(face)
-        if kept or (table_counts < 0).any():
+        table_counts = _less_pins(table_counts, pins)
+        pin_jokers = sorted(
+            f for pin in pins for t, f in zip(pin.tiles, pin.faces, strict=True) if t == joker
+        )
+        if table_counts is None or pin_jokers != sorted(virtual):
             return None  # every kept joker sits in a pin
         virtual = ()
     tab = _tables(profile, copies, n_jokers)

@@ -539,16 +539,10 @@ def _replay(steps, n_pos, n_col, after_tile, after_joker, closes, top_jokers):
             order[n_closed] = r
             n_closed += 1
     closed = order[:n_closed]
-    n_grouped = 0
+    grouped = np.zeros(n_pos, dtype=np.bool_)
     for p in range(n_pos):
-        if group_jokers[p] or to_groups[p].any():
-            n_grouped += 1
-    at = np.empty(n_grouped, dtype=np.int64)
-    k = 0
-    for p in range(n_pos):
-        if group_jokers[p] or to_groups[p].any():
-            at[k] = p
-            k += 1
+        grouped[p] = group_jokers[p] > 0 or to_groups[p].any()
+    at = np.flatnonzero(grouped)
     return colour[closed], start[closed], length[closed], jokers[closed], at, to_groups[at], group_jokers[at]
 
 
