@@ -70,9 +70,26 @@ from rummisim.schema import EndReason
 
 Seat = Player | BotFactory  # a built bot, or a factory the engine calls with the seat's generator
 
+def _well_formed(play: Play, n_codes: int) -> bool:
+    """Whether a bot's play is made of tile codes of the tile set (``0..n_codes - 1``) and sets
+    of them, the only moves ``validate_move`` and the turn log describe."""
+
+    def codes(values) -> bool:
+        return isinstance(values, (tuple, list)) and all(
+            isinstance(c, (int, np.integer)) and 0 <= c < n_codes for c in values
+        )
+
+    return (
+        codes(play.played)
+        and isinstance(play.table, (tuple, list))
+        and all(isinstance(m, Meld) and codes(m.tiles) and codes(m.faces) for m in play.table)
+    )
+
+
 MOVELESS_FAULTS = frozenset({"bot_error", "wrong_action", "must_play"})
 """The rules of the faults that record no move: the bot raised (a solver error too), answered
-the wrong kind of action (or asked for a draw source there is none of), or drew although it
+the wrong kind of action (or asked for a draw source there is none of, or played tile codes
+outside the tile set, which no log notation describes), or drew although it
 could play (the engine then plays for it). Every other fault is a move ``validate_move``
 refused, under its rule, and its ``events.Faulted`` carries that move, except a discard of a
 tile the rack does not hold (``tile_not_in_rack`` in the discard phase)."""
@@ -305,6 +322,10 @@ class _Round:
             kinds = "/".join(a.__name__ for a in allowed)
             self.fault(seat, "wrong_action", f"in phase {phase} expected {kinds}, got {action!r}")
             return None
+        for play in (action, getattr(action, "best", None)):
+            if isinstance(play, Play) and not _well_formed(play, self.profile.tileset.n_codes):
+                self.fault(seat, "wrong_action", f"a play of tile codes outside the tile set: {play!r}")
+                return None
         return action
 
     def draw(self, seat: int, count: int) -> int:

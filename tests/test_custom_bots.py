@@ -40,6 +40,7 @@ from pydantic import Field
 
 from rummisim.bots import Bot, BotParams
 from rummisim.contract import Discard, Draw, Pass, Phase, Play
+from rummisim.melds import Meld
 
 
 class DrawerParams(BotParams):
@@ -69,6 +70,25 @@ class Cheater(Drawer):
     def act(self, view):
         if view.phase == Phase.START:
             return Play(view.table, (view.rack[0],))  # the tile "played" is on no set
+        return super().act(view)
+
+
+class BadCode(Drawer):
+    """Plays a tile code outside the tile set (a bot that computes its codes wrong)."""
+
+    def act(self, view):
+        if view.phase == Phase.START:
+            return Play(view.table, (999,))
+        return super().act(view)
+
+
+class BadSet(Drawer):
+    """Adds its first rack tile to a set of codes outside the tile set."""
+
+    def act(self, view):
+        if view.phase == Phase.START:
+            tile = view.rack[0]
+            return Play(view.table + (Meld((tile, 998, 999), (tile, 998, 999)),), (tile,))
         return super().act(view)
 
 
@@ -281,7 +301,7 @@ def test_custom_bot_parameters_are_checked_like_the_built_in_ones(plugins, spec,
         ),
         (
             f"{MODULE}:Nope,greedy",
-            f"--bots: bot '{MODULE}:Nope': module '{MODULE}' has no attribute 'Nope'; bot classes there: Cheater, Drawer, Raiser, WrongAction",
+            f"--bots: bot '{MODULE}:Nope': module '{MODULE}' has no attribute 'Nope'; bot classes there: BadCode, BadSet, Cheater, Drawer, Raiser, WrongAction",
         ),
         (
             f"{MODULE}:PlainPlayer,greedy",
@@ -326,6 +346,8 @@ def test_a_module_that_fails_to_import_is_one_line(tmp_path, monkeypatch, capsys
         ("Raiser", "bot_error", "RuntimeError: boom from a custom bot"),
         ("Cheater", None, ""),
         ("WrongAction", "wrong_action", "expected Play/Draw/Pass/OutOfBudget, got 'draw'"),
+        ("BadCode", "wrong_action", "a play of tile codes outside the tile set: Play("),
+        ("BadSet", "wrong_action", "a play of tile codes outside the tile set: Play("),
     ],
 )
 def test_a_custom_bot_that_raises_or_cheats_is_recorded_as_a_fault(plugins, standard, cls, rule, message):
@@ -338,6 +360,16 @@ def test_a_custom_bot_that_raises_or_cheats_is_recorded_as_a_fault(plugins, stan
         assert faults[0].rule not in ("bot_error", "wrong_action")
     with pytest.raises((IllegalMove, RuntimeError)):
         play_game(standard, [f"{MODULE}:{cls}", "greedy", "greedy"], 2, strict=True)
+
+
+@pytest.mark.parametrize("cls", ["BadCode", "BadSet"])
+def test_a_play_of_codes_outside_the_tile_set_is_logged_and_replayed(plugins, standard, cls, tmp_path):
+    """The fault records no move (the log writes tiles in notation, which such codes have
+    none of); the log replays."""
+    log = tmp_path / "game.jsonl"
+    assert main(["play", "--bots", f"{MODULE}:{cls},greedy", "--seed", "2", "--log", str(log)]) == 0
+    assert '"rule":"wrong_action"' in log.read_text()
+    assert main(["replay", str(log)]) == 0
 
 
 # ----- worker processes --------------------------------------------------------------------------

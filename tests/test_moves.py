@@ -296,3 +296,22 @@ def test_two_table_jokers_identity_is_matched(standard):
     rejects(
         "joker_rule", standard, "R4 J(R5) R6 | K2 K3 J(K4)", "K1 R7", "R4 J(R5) R6 J(R7) | K1 K2 K3", "K1"
     )
+
+
+@pytest.mark.parametrize(
+    ("played", "extra", "rule", "fragment"),
+    [
+        ((99,), (), "tile_not_in_rack", "played tile code(s) [99] outside the tile set (0..52)"),
+        ((-1,), (), "tile_not_in_rack", "played tile code(s) [-1] outside the tile set (0..52)"),
+        (None, (77, 78), "invalid_set", "tiles [16, 77, 78] with faces [16, 77, 78] (codes outside 0..52)"),
+    ],
+)
+def test_codes_outside_the_tile_set_are_refused_not_a_crash(standard, played, extra, rule, fragment):
+    """A move built by hand (or by a bot's bug) from codes the tile set does not have is an
+    illegal move with its rule, not a numpy error."""
+    old, rack = table("R1 R2 R3", standard), tiles("R4 K5", standard)
+    r4 = tiles("R4", standard)[0]
+    new = old + ((Meld((r4, *extra), (r4, *extra)),) if extra else ())
+    with pytest.raises(IllegalMove) as err:
+        validate_move(standard, old, rack, new, played or (r4,), opened=True)
+    assert err.value.rule == rule and fragment in err.value.message

@@ -117,6 +117,9 @@ def validate_move(
         if Counter(new_table) != Counter(table):
             raise IllegalMove("no_rack_tile", "a rearrangement must play at least one rack tile")
         raise IllegalMove("no_rack_tile", "a move must play at least one rack tile")
+    if min(played) < 0 or max(played) >= n:
+        bad = sorted({t for t in played if not 0 <= t < n})
+        raise IllegalMove("tile_not_in_rack", f"played tile code(s) {bad} outside the tile set (0..{n - 1})")
     played_counts = ts.counts(played)
     rack_counts = ts.counts(rack)
     if (played_counts > rack_counts).any():
@@ -128,7 +131,7 @@ def validate_move(
         raise IllegalMove("must_keep_discard", "with a discard pile a play must leave a tile to discard")
     for meld in new_table:
         if not is_valid_meld(meld, profile):
-            raise IllegalMove("invalid_set", f"not a valid set: {format_meld(meld, ts)}")
+            raise IllegalMove("invalid_set", f"not a valid set: {_shown(meld, ts)}")
     old_counts = ts.counts(table_tiles(table))
     new_counts = ts.counts(table_tiles(new_table))
     surplus = new_counts - old_counts - played_counts
@@ -167,6 +170,13 @@ def validate_move(
     if accept is not None and accept.value is not None:
         opening_value = accept.value
     return MoveCheck(opening_value, freed)
+
+
+def _shown(meld: Meld, ts) -> str:
+    """A set in tile notation, or its codes where some are outside the tile set."""
+    if all(0 <= code < ts.n_codes for code in (*meld.tiles, *meld.faces)):
+        return format_meld(meld, ts)
+    return f"tiles {list(meld.tiles)} with faces {list(meld.faces)} (codes outside 0..{ts.n_codes - 1})"
 
 
 class _OpeningUnderJokers:
