@@ -72,18 +72,22 @@ Seat = Player | BotFactory  # a built bot, or a factory the engine calls with th
 
 def _well_formed(play: Play, n_codes: int) -> bool:
     """Whether a bot's play is made of tile codes of the tile set (``0..n_codes - 1``) and sets
-    of them, the only moves ``validate_move`` and the turn log describe."""
-
-    def codes(values) -> bool:
-        return isinstance(values, (tuple, list)) and all(
-            isinstance(c, (int, np.integer)) and 0 <= c < n_codes for c in values
-        )
-
-    return (
-        codes(play.played)
-        and isinstance(play.table, (tuple, list))
-        and all(isinstance(m, Meld) and codes(m.tiles) and codes(m.faces) for m in play.table)
-    )
+    of them, the only moves ``validate_move`` and the turn log describe. (Runs for every play:
+    the codes are gathered once and checked by type and by their least and greatest.)"""
+    played, table = play.played, play.table
+    if not isinstance(played, (tuple, list)) or not isinstance(table, (tuple, list)):
+        return False
+    codes = list(played)
+    for meld in table:
+        if not (isinstance(meld, Meld) and isinstance(meld.tiles, (tuple, list))):
+            return False
+        if not isinstance(meld.faces, (tuple, list)):
+            return False
+        codes += meld.tiles
+        codes += meld.faces
+    if not set(map(type, codes)) <= {int} and not all(isinstance(c, (int, np.integer)) for c in codes):
+        return False
+    return not codes or (min(codes) >= 0 and max(codes) < n_codes)
 
 
 MOVELESS_FAULTS = frozenset({"bot_error", "wrong_action", "must_play"})
