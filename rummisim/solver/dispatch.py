@@ -51,7 +51,7 @@ from typing import Literal
 
 from rummisim.melds import Meld, format_table, parse_table, rack_penalty
 from rummisim.profile import RuleProfile
-from rummisim.solver.common import OBJECTIVES, SearchResult, is_legal
+from rummisim.solver.common import OBJECTIVES, SearchResult, is_legal, tile_gain
 from rummisim.solver.dp import (
     Meter,
     SearchBudgetSpent,
@@ -167,7 +167,17 @@ def solve(
         if beam is not None:
             if beam.played and not _is_legal(rules, table, rack, beam, opened=opened):
                 beam = none
-            return _solution(beam, profile, proven=False, nodes=meter.spent + beam.nodes, method="beam")
+            nodes = meter.spent + beam.nodes
+            # the exact search's best legal play so far, where it beats the beam's
+            gain = sum(tile_gain(profile, t, objective) for t in beam.played)
+            for _, kept_table, played in meter.kept:
+                kept = SearchResult(kept_table, played, False, nodes)
+                if sum(tile_gain(profile, t, objective) for t in played) <= gain:
+                    break
+                if _is_legal(rules, table, rack, kept, opened=opened):
+                    beam = kept
+                    break
+            return _solution(beam, profile, proven=False, nodes=nodes, method="beam")
     if result and result.played and not _is_legal(rules, table, rack, result, opened=opened):
         result = None
     if result is not None:

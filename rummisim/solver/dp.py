@@ -58,7 +58,20 @@ them). Under strict joker sets the host search first relaxes the pins (exact whe
 play keeps them); where that play breaks a pin, the hosts are sets of the tiles outside the
 pins, which the DP keeps (``_hosted`` with ``pinned``). A joker choice that no table
 realises (two kept jokers at one face with no set for both) is skipped, not handed to the
-MILP.
+MILP. Where the host sets of one freed joker are too many to list (``MAX_HOST_SOLVES``), or
+the listed ones cannot settle it, one pass tracks the set that holds the freed joker instead
+(``_tracked_host``): the key gets a host field, before it exists the colours of the current
+value that put a rack copy in its groups, then the run it is (colour, run type, rack items
+0..2, freed joker in it or not), then done (``_host_move``). A run takes a tile that counts
+as a rack item where a rack copy of that face is played at that step (copies of a face are
+interchangeable), a rack joker, or the freed joker (even where a tile of that face stays on
+the rack: the freed joker cannot move to another set); it closes as the host set with the
+freed joker and two rack items in it, jokers appended at its end if need be. The freed joker
+joins the groups of a value that hold rack copies of two colours (or one and a rack joker;
+``_host_groups`` forms them). Where that pass decodes into a play ``validate_move`` refuses,
+or passes ``MAX_TRACKED_HOST_STATES``, the MILP answers. A search cut short by its budget
+answers the best of the beam pass's play and the legal plays the exact search found
+(``Meter.keep``).
 
 Pins: table sets that must stay together and may only grow (``dp_decode.Pin``). Under
 ``take_from_joker_sets: false`` each joker choice pins the sets whose jokers it all keeps
@@ -149,6 +162,9 @@ from rummisim.solver.common import HOST_RACK_ITEMS, OBJECTIVES, TILE_WEIGHT, Sea
 from rummisim.solver.common import gain as item_gain
 from rummisim.solver.dp_decode import (
     G_AT,
+    GROUP_NUMBERED,
+    HOST_GROUP_AT,
+    HOST_OP_AT,
     STARTS_AT,
     TYPE_A,
     X_AT,
@@ -160,9 +176,12 @@ from rummisim.solver.dp_decode import (
     freed_in,
     freed_joker_hosts,
     group_jokers_needed,
+    host_lead,
     make_pins,
     pin_grids,
     run_types,
+    split_host,
+    type_arrays,
 )
 from rummisim.solver.opening import TooManyCores, best_single_set, opening_cores
 
@@ -439,6 +458,14 @@ def _kernel(
     pin_join_c,  # (P, C) ... that a run of type C may join
     pin_drop,  # (states, 2) a colour state less one run of type A / C; -1 if none
     pin_add,  # (states,) a colour state plus one valid run; -1 past the open runs
+    host_on,  # 1: the search tracks the host set of one freed table joker (``_host_move``)
+    h_at,  # the host field's first bit in the key
+    n_rj,  # rack jokers among the DP's jokers (each one a rack item of the host set)
+    after_tile,  # (types,) a run's type after a tile
+    after_joker,  # (types,) ... after a joker, -1: none
+    closes,  # (types,) may close
+    top_jokers,  # (types,) leading jokers that close it at the last position, -1: none
+    group_totals,  # (n, m) bit z set where the groups of a value may hold z jokers
 ):
     """Run the DP. Returns (index of the best final state, NO_STATE, OVERFLOW or
     OVER_BUDGET; states created). Every state kept can still reach ``bound``,
@@ -489,6 +516,13 @@ def _kernel(
                 base = scores[i]
                 s0 = (key >> shift) & wmask
                 used = (key >> jokers_at) & jmask
+                hstate = (key >> h_at) & HOST_MASK if host_on else 0
+                n_ops = 1
+                if host_on:
+                    if hstate < HOST_DONE:
+                        n_ops = 2  # no host set yet: nothing, or one starts here
+                    elif hstate >= HOST_ACTIVE and (hstate - HOST_ACTIVE) // HOST_PER_COLOUR == c:
+                        n_ops = HOST_OPS  # the host set is a run of this colour
                 rem = n_jokers - used
                 n_grp = (key >> n_at) & nmask
                 m_grp = (key >> m_at) & mmask
@@ -504,6 +538,8 @@ def _kernel(
                     x_hi = t + r
                 cleared = key & ~(wmask << shift) & ~(jmask << jokers_at)
                 cleared = cleared & ~(nmask << n_at) & ~(mmask << m_at)
+                if host_on:
+                    cleared = cleared & ~(HOST_MASK << h_at)
                 if wrap_low or wrap_high:
                     cleared = cleared & ~(lmask << low_shift)
                 for joins in range((p_start + 1) * (p_start + 1)):
@@ -537,37 +573,42 @@ def _kernel(
                                 grp = ((n_grp + g) << n_at) | (max(m_grp, g) << m_at)
                                 if wrap_low:
                                     grp = grp | (x << low_shift)
-                                u = x - q - g
-                                for row in range(move_start[s, u], move_end[s, u]):
-                                    jokers = moves[row, 1]
-                                    if jokers > rem or (jokers > 0 and spare_tile):
-                                        break
-                                    s_new = moves[row, 0]
-                                    for _ in range(p_end):
-                                        if s_new >= 0:
-                                            s_new = pin_add[s_new]
-                                    if s_new < 0:
+                                for op in range(n_ops):
+                                    h_new = h_tile = h_jok = 0
+                                    if host_on:
+                                        h_new, h_tile, h_jok = _host_move(
+                                            hstate, op, c, x > t, g > 0, n_rj, spare_tile,
+                                            after_tile, after_joker, closes,
+                                        )  # fmt: skip
+                                        if h_new < 0 or h_jok > rem:
+                                            continue
+                                    u = x - q - g - h_tile
+                                    if u < 0:
                                         continue
-                                    nk = cleared | (s_new << shift) | ((used + jokers) << jokers_at) | grp
-                                    action = moves[row, 2] | (x << X_AT) | (g << G_AT)
-                                    count = _insert(
-                                        nk,
-                                        sc_x,
-                                        i,
-                                        action,
-                                        keys,
-                                        scores,
-                                        parents,
-                                        actions,
-                                        count,
-                                        hi,
-                                        htab,
-                                        hinfo,
-                                    )
-                                    if count < 0:
-                                        return OVERFLOW, created + count - hi
-                                    if created + count - hi > limit:
-                                        return OVER_BUDGET, limit  # the last state is dropped
+                                    for row in range(move_start[s, u], move_end[s, u]):
+                                        jokers = moves[row, 1]
+                                        if jokers + h_jok > rem or (jokers > 0 and spare_tile):
+                                            break
+                                        s_new = moves[row, 0]
+                                        for _ in range(p_end):
+                                            if s_new >= 0:
+                                                s_new = pin_add[s_new]
+                                        if s_new < 0:
+                                            continue
+                                        placed = used + jokers + h_jok
+                                        nk = cleared | (s_new << shift) | (placed << jokers_at) | grp
+                                        if host_on:
+                                            nk = nk | (h_new << h_at)
+                                        action = moves[row, 2] | (x << X_AT) | (g << G_AT)
+                                        action = action | (op << HOST_OP_AT)
+                                        count = _insert(
+                                            nk, sc_x, i, action, keys, scores, parents, actions,
+                                            count, hi, htab, hinfo,
+                                        )  # fmt: skip
+                                        if count < 0:
+                                            return OVERFLOW, created + count - hi
+                                        if created + count - hi > limit:
+                                            return OVER_BUDGET, limit  # the last state is dropped
             created += count - hi
             lo, hi = _next_step(
                 hi, count, beam, debt_unit, keys, scores, parents, actions, debt, n_col, width
@@ -580,16 +621,35 @@ def _kernel(
         for i in range(lo, hi):
             key = keys[i]
             used = (key >> jokers_at) & jmask
-            jg = group_jokers[(key >> n_at) & nmask, (key >> m_at) & mmask]
+            n_grp = (key >> n_at) & nmask
+            m_grp = (key >> m_at) & mmask
+            jg = group_jokers[n_grp, m_grp]
             if jg < 0 or used + jg > n_jokers:
                 continue
             base = key & ~(nmask << n_at) & ~(mmask << m_at) & ~(jmask << jokers_at)
-            nk = base | ((used + jg) << jokers_at)
-            count = _insert(nk, scores[i], i, jg, keys, scores, parents, actions, count, hi, htab, hinfo)
-            if count < 0:
-                return OVERFLOW, created + count - hi
-            if created + count - hi > limit:
-                return OVER_BUDGET, limit
+            hstate = (key >> h_at) & HOST_MASK if host_on else 0
+            # no host set yet: its count of rack colours in groups starts again; or the freed
+            # joker joins the groups of this value (a group with two rack items: ``_host_group``)
+            for h_in in range(2 if host_on and hstate < HOST_DONE else 1):
+                z = jg
+                h_new = hstate
+                if host_on and hstate < HOST_DONE:
+                    h_new = 0
+                    if h_in:
+                        z = _host_group_jokers(jg, hstate, n_rj, allow_group[p])
+                        if z < 0 or used + z > n_jokers or not (group_totals[n_grp, m_grp] >> z) & 1:
+                            continue
+                        h_new = HOST_DONE
+                    base = (base & ~(HOST_MASK << h_at)) | (h_new << h_at)
+                nk = base | ((used + z) << jokers_at)
+                action = z | (h_in << HOST_GROUP_AT)
+                count = _insert(
+                    nk, scores[i], i, action, keys, scores, parents, actions, count, hi, htab, hinfo
+                )  # fmt: skip
+                if count < 0:
+                    return OVERFLOW, created + count - hi
+                if created + count - hi > limit:
+                    return OVER_BUDGET, limit
         created += count - hi
         lo, hi = _next_step(hi, count, beam, debt_unit, keys, scores, parents, actions, debt, n_col, width)
         if hi == lo:
@@ -608,12 +668,89 @@ def _kernel(
                 ok = False
                 break
             lead += final_jokers[s]
+        if ok and host_on:
+            hstate = (key >> h_at) & HOST_MASK
+            if hstate < HOST_DONE:
+                ok = False  # the freed joker is in no set
+            elif hstate > HOST_DONE:  # a host run still open: leading jokers close it
+                r = (hstate - HOST_ACTIVE) % HOST_PER_COLOUR
+                h_lead = host_lead(r // 6, (r // 2) % 3, r % 2, n_rj, top_jokers)
+                if h_lead < 0:
+                    ok = False
+                lead += h_lead
         if ok and ((key >> jokers_at) & jmask) + lead > n_jokers:
             ok = False
         if ok and (best == NO_STATE or scores[i] > best_score):
             best = i
             best_score = scores[i]
     return best, created
+
+
+# The host set of one freed table joker (``jokers.reuse: two_rack_tiles``): the key's host
+# field is 0..2 before it exists (the colours of the current value whose groups hold a rack
+# copy, at most 2), HOST_DONE once it is made, else the run it is: HOST_ACTIVE + colour *
+# HOST_PER_COLOUR + type * 6 + rack items (0..2) * 2 + freed joker in it (0/1).
+HOST_DONE = 3
+HOST_ACTIVE = 4
+HOST_PER_COLOUR = 24  # 4 untracked run types x 3 counts of rack items x freed joker or not
+HOST_MASK = 127
+HOST_OPS = 8  # a host run's moves at its colour step: see ``_host_move``
+HOST_BITS = 7
+HOST_TYPES = ("A", "C", "D", "E")  # the run types a host run takes (untracked joker counts)
+
+
+@numba.njit(cache=True, nogil=True)
+def _host_move(hstate, op, c, rack_here, to_groups, n_rj, spare_tile, after_tile, after_joker, closes):
+    """One move of the host field at a colour step (colour ``c``): (its new value, tiles it
+    takes from those used here, jokers it places), the value -1 for no such move. Before the
+    host set exists, ``op`` 0 is no move (a group here that takes a rack copy of the face counts
+    a rack colour) and 1 starts it with a tile; a host run of this colour must take a tile
+    (2), a rack joker (3), the freed joker (4), or close (5..7: with 0..2 jokers appended at
+    its end, the freed joker first, then a rack joker), which makes it the host set when it
+    holds the freed joker and two rack items. A rack copy of the face is used here
+    (``rack_here``): one of them is the host's tile."""
+    if hstate < HOST_DONE:
+        if op == 0:
+            return min(2, hstate + (1 if to_groups and rack_here else 0)), 0, 0
+        return HOST_ACTIVE + c * HOST_PER_COLOUR + (2 if rack_here else 0), 1, 0
+    if hstate == HOST_DONE or (hstate - HOST_ACTIVE) // HOST_PER_COLOUR != c:
+        return hstate, 0, 0
+    r = (hstate - HOST_ACTIVE) % HOST_PER_COLOUR
+    kind = r // 6
+    items = (r // 2) % 3
+    freed = r % 2
+    at = HOST_ACTIVE + c * HOST_PER_COLOUR
+    if op == 2:
+        return at + after_tile[kind] * 6 + min(2, items + (1 if rack_here else 0)) * 2 + freed, 1, 0
+    if op == 3:
+        if n_rj == 0 or spare_tile or after_joker[kind] < 0:
+            return -1, 0, 0
+        return at + after_joker[kind] * 6 + min(2, items + 1) * 2 + freed, 0, 1
+    if op == 4:
+        if freed or after_joker[kind] < 0:
+            return -1, 0, 0
+        return at + after_joker[kind] * 6 + items * 2 + 1, 0, 1
+    if op < 2 or not closes[kind]:
+        return -1, 0, 0
+    appended = op - 5
+    rack_jokers = appended - (1 if appended and not freed else 0)
+    if rack_jokers > n_rj or not (freed or appended) or items + rack_jokers < 2:
+        return -1, 0, 0
+    return HOST_DONE, 0, appended
+
+
+@numba.njit(cache=True, nogil=True)
+def _host_group_jokers(jg, rack_colours, n_rj, allowed):
+    """Jokers the groups of a value take when the freed joker joins one of them beside two rack
+    items (``rack_colours`` colours with a rack copy in the groups, or one and a rack joker):
+    at least the ``jg`` they need, one more where they need none; -1 where it cannot."""
+    if not allowed:
+        return -1
+    if rack_colours >= 2:
+        return max(jg, 1)
+    if rack_colours == 1 and n_rj > 0:
+        return max(jg, 2)
+    return -1
 
 
 @numba.njit(cache=True, nogil=True)
@@ -668,19 +805,32 @@ class SearchBudgetSpent(Exception):
     """The search budget ran out before the search finished."""
 
 
+KEPT_PLAYS = 8  # legal plays a ``Meter`` keeps for a search cut short by its budget
+
+
 class Meter:
     """The DP states a search may still create (``None``: no budget) and those it made.
 
     ``settle`` (default false): where a locked-joker position runs past the joker-host limits
     (``MAX_HOST_SOLVES``, ``MAX_HOST_STATES``), settle for the best legal play already found
     (or no play) instead of giving up (``None``, for the integer program); ``cut`` then says
-    that the answer is not proven best."""
+    that the answer is not proven best. ``kept``: the best legal plays (score, table, played)
+    the search found on its way, kept for when the budget runs out before one is proven best
+    (an opening's parts are plays of part of the rack: the caller checks them)."""
 
     def __init__(self, left: int | None = None, *, settle: bool = False) -> None:
         self.left = left
         self.spent = 0
         self.settle = settle
         self.cut = False
+        self.kept: list[tuple[int, tuple[Meld, ...], tuple[int, ...]]] = []
+
+    def keep(self, found) -> None:
+        """Remember a legal play (score, table, played), the ``KEPT_PLAYS`` best."""
+        if found[2] and found not in self.kept:
+            self.kept.append(found)
+            self.kept.sort(key=lambda kept: -kept[0])
+            del self.kept[KEPT_PLAYS:]
 
     def limit(self) -> int:
         return UNLIMITED if self.left is None else self.left
@@ -1160,6 +1310,8 @@ def _settle(
             best = found
             break
         pending.append((found, virtual, forced, pinned))
+    if best is not None:
+        meter.keep(best)
     # choices freeing one joker first: their plays may settle those that free several
     pending.sort(key=lambda r: (len(r[2]) != 1, -r[0][0]))
     for found, virtual, forced, pinned in pending:
@@ -1182,6 +1334,7 @@ def _settle(
             return None
         if sub[2] and sub[0] >= above:
             best = sub
+            meter.keep(best)
     return best
 
 
@@ -1194,6 +1347,20 @@ SETTLE_HOST_STATES = 1 << 14
 
 
 def _hosted(
+    rack, full_rack, table, profile, objective, virtual, forced, floor, prune, placed, host_cap, meter,
+    pinned=(),
+):  # fmt: skip
+    """``_host_sets_search``; where that gives up on one freed joker (too many host sets, or
+    a host play it cannot place), one search that tracks the host set (``_tracked_host``),
+    except when settling for a play not proven best (``Meter.settle``)."""
+    args = (rack, full_rack, table, profile, objective, virtual, forced)
+    found = _host_sets_search(*args, floor, prune, placed, host_cap, meter, pinned)
+    if found is not None or placed or pinned or meter.settle or len(forced) != 1:
+        return found
+    return _tracked_host(rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune)
+
+
+def _host_sets_search(
     rack, full_rack, table, profile, objective, virtual, forced, floor, prune, placed, host_cap, meter,
     pinned=(),
 ):  # fmt: skip
@@ -1269,6 +1436,29 @@ def _hosted(
         best = found
         floor = found[0] + 1
     return best
+
+
+# states a search that tracks the host set of a freed joker may create (past them: the MILP)
+MAX_TRACKED_HOST_STATES = 1 << 19
+
+
+def _tracked_host(rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune):
+    """``_hosted`` for one freed joker by one search that tracks its host set (``_best`` with
+    ``host``): its best play if that reaches ``floor``, else a score below ``floor``; None
+    where that search does not apply, runs past ``MAX_TRACKED_HOST_STATES`` (under a search
+    budget, past half of what is left: the integer program gets the rest, as before this
+    search) or decodes into a play that ``validate_move`` refuses."""
+    left = MAX_TRACKED_HOST_STATES if meter.left is None else min(meter.left // 2, MAX_TRACKED_HOST_STATES)
+    sub = Meter(left)
+    opts = dict(virtual=virtual, forced=forced, prune=prune, floor=floor, host=True)
+    try:
+        found = _best(rack, table, profile, objective, sub, **opts)
+    except SearchBudgetSpent:
+        found = None
+    meter.spend(sub.spent)
+    if found is None or (found[0] >= floor and not _legal(profile, table, full_rack, found)):
+        return None
+    return found
 
 
 def _outside_pins(table_counts, rack_counts, pinned, freed: int, profile: RuleProfile):
@@ -1375,6 +1565,7 @@ def _best(
     floor: int | None = None,
     beam_states: int = 0,
     pinned: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = (),
+    host: bool = False,
 ) -> _Found | None:
     """(score, new table, played) of the best play, treating table jokers as free,
     except ``virtual``: table jokers kept at these faces (tiles of that face in the DP, jokers
@@ -1382,6 +1573,9 @@ def _best(
     one beam pass that creates about that many states at most (a good play, not proven).
     ``pinned``: table sets as (tiles, faces), their jokers at faces of ``virtual``, that stay
     together and may only grow (``dp_decode.Pin``); ``None`` where pins do not apply.
+    ``host``: the one table joker left free is a freed joker, which the play puts in a set with
+    two other rack items (the kernel tracks that set); ``None`` where this does not apply
+    (see ``_host_args``).
 
     The DP places only the jokers some set needs; every other joker (the table's must stay,
     the rack's score) is added afterwards where a set has room. If they do not fit, the
@@ -1417,6 +1611,13 @@ def _best(
     tab = _tables(profile, copies, n_jokers)
     if tab is None:
         return None
+    host_args = None
+    if host:
+        if pins or hosts or beam_states or n_tj != 1 or tab.types.n != len(HOST_TYPES):
+            return None
+        if tab.low_at + HOST_BITS > MAX_KEY_BITS:
+            return None
+        host_args = _host_args(tab, n_rj, profile)
     tgrid, rgrid, wrapable, allow_group = _grids(table_counts, rack_counts, profile)
     n_pos = tgrid.shape[0]
     gain = _position_gains(profile, objective)
@@ -1431,7 +1632,9 @@ def _best(
         step_cap = min(max(1, beam_states // (2 * n_steps)), (MAX_STATES - 1) // n_steps // 2)
         beam, bounds = step_cap, [NO_BOUND]  # it keeps what a step may create
     args = (tab, tgrid, rgrid, gain, wrapable, allow_group, n_jokers, bounds, meter, beam, step_cap)
-    best = _search(*args, pins=pin_grids(pins, n_pos, profile) if pins else None)
+    grid_of_best: list = []
+    pin_args = pin_grids(pins, n_pos, profile) if pins else None
+    best = _search(*args, pins=pin_args, host=host_args, grid_of_best=grid_of_best)
     buf = _buffers()
     if best == NO_STATE and floor is not None:
         return NO_BOUND, table, ()  # nothing reaches the floor
@@ -1442,7 +1645,13 @@ def _best(
         return None
     score = int(buf.scores[best]) + offset + n_rj * item_gain(profile.jokers.penalty, objective)
     host_sets = tuple(h[0] for h in hosts)
-    new_table = build_table(steps, profile, tab.types, n_pos, n_jokers, virtual, host_sets, pins)
+    moves = None
+    if host_args is not None:
+        split = split_host(steps, grid_of_best[0], n_pos, profile, tab.types, n_rj)
+        if split is None:
+            return None
+        steps, moves = split
+    new_table = build_table(steps, profile, tab.types, n_pos, n_jokers, virtual, host_sets, pins, moves)
     if new_table is None:
         return None
     new_tiles = np.array([t for m in new_table for t in m.tiles], dtype=np.int64)
@@ -1556,6 +1765,8 @@ def _search(
     step_cap: int = 0,
     *,
     pins=None,
+    host=None,
+    grid_of_best: list | None = None,
 ) -> int:
     """Run the kernel with each score floor in turn until one finds a final state: the
     index of the best final state, or NO_STATE / OVERFLOW. The states created are charged
@@ -1566,10 +1777,13 @@ def _search(
     by up to three per colour, 14x on game positions. Instead each split is its own sub-problem
     (``_wrap_splits``): the high 1s of each colour are fixed before the sweep, so the kernel
     carries no split; the best sub-problem is the optimum, and each one after the first only
-    looks for a better score (its floor), which prunes almost everything."""
+    looks for a better score (its floor), which prunes almost everything. ``grid_of_best``:
+    a list that gets the table grid of the sub-problem answered."""
+    if grid_of_best is not None:
+        grid_of_best.append(tgrid)
     if beam or not wrapable.any():
         args = (tab, tgrid, rgrid, gain, wrapable, allow_group, n_jokers, bounds, meter)
-        return _passes(*args, beam, step_cap, pins=pins)
+        return _passes(*args, beam, step_cap, pins=pins, host=host)
     best_score = None
     best_grids = None
     last = None
@@ -1578,7 +1792,9 @@ def _search(
         floors = bounds
         if best_score is not None:  # only a better play is of interest
             floors = sorted({max(b, best_score + 1) for b in bounds}, reverse=True)
-        found = _passes(tab, tg, rg, gain, no_wrap, allow_group, n_jokers, floors, meter, pins=pins)
+        found = _passes(
+            tab, tg, rg, gain, no_wrap, allow_group, n_jokers, floors, meter, pins=pins, host=host
+        )  # fmt: skip
         last = (tg, rg)
         if found == OVERFLOW:
             return OVERFLOW
@@ -1588,9 +1804,13 @@ def _search(
                 best_score, best_grids, best = score, (tg, rg), found
     if best_grids is None:
         return NO_STATE
+    if grid_of_best is not None:
+        grid_of_best[-1] = best_grids[0]
     if best_grids is not last:  # the buffers hold a later sub-problem: search the best one again
         tg, rg = best_grids
-        best = _passes(tab, tg, rg, gain, no_wrap, allow_group, n_jokers, [best_score], meter, pins=pins)
+        best = _passes(
+            tab, tg, rg, gain, no_wrap, allow_group, n_jokers, [best_score], meter, pins=pins, host=host
+        )  # fmt: skip
     return best
 
 
@@ -1625,9 +1845,10 @@ def _wrap_splits(tgrid, rgrid, wrapable, n_jokers: int, *, pins=None):
 
 
 def _passes(tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: int, bounds, meter: Meter,
-            beam: int = 0, step_cap: int = 0, *, pins: PinGrids | None = None) -> int:  # fmt: skip
+            beam: int = 0, step_cap: int = 0, *, pins: PinGrids | None = None, host=None) -> int:  # fmt: skip
     """The kernel with each floor of ``bounds`` in turn (see ``_search``), in one compiled call
-    (``_run_passes``); ``pins``: the kernel's pin grids (``dp_decode.pin_grids``), none by default."""
+    (``_run_passes``); ``pins``: the kernel's pin grids (``dp_decode.pin_grids``), none by default;
+    ``host``: the kernel's host arguments (``_host_args``), none by default."""
     buf = _buffers()
     if pins is None:
         pins = _no_pins(tgrid.shape)
@@ -1639,12 +1860,52 @@ def _passes(tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: i
         buf.keys, buf.scores, buf.parents, buf.actions, buf.htab, buf.hinfo,
         tab.final_jokers, tab.debt,
     )  # fmt: skip
-    tail = (*pins, tab.pin_drop, tab.pin_add)
+    tail = (*pins, tab.pin_drop, tab.pin_add, *(host or _no_host(tab.types)))
     best, created = _run_passes(head, tail, np.array(bounds, dtype=np.int64), meter.limit(), beam, step_cap)
     meter.spend(int(created))
     if best == OVER_BUDGET:
         raise SearchBudgetSpent
     return int(best)
+
+
+@lru_cache(maxsize=16)
+def _no_host(types: RunTypes) -> tuple:
+    """The kernel's host arguments of a search that tracks no host set."""
+    return (0, 0, 0, *type_arrays(types), np.zeros((1, 1), dtype=np.int64))
+
+
+def _host_args(tab: _Tables, n_rj: int, profile: RuleProfile) -> tuple:
+    """The kernel's host arguments of a search that tracks the host set of one freed joker."""
+    return (1, tab.low_at, n_rj, *type_arrays(tab.types), _group_totals(profile, tab.group_jokers.shape))
+
+
+@lru_cache(maxsize=64)
+def _group_totals(profile: RuleProfile, shape: tuple[int, int]) -> np.ndarray:
+    """Per (tiles of a value set aside for groups, most of one colour): bit ``z`` set where they
+    form groups of distinct colours holding ``z`` jokers in all (each group ``min_size`` to
+    ``max_size`` items, at most ``jokers.max_per_set`` jokers, ``GROUP_NUMBERED`` numbered
+    tiles or more)."""
+    lo, hi = profile.groups.min_size, profile.groups.max_size
+    cap = profile.jokers.max_per_set
+    out = np.zeros(shape, dtype=np.int64)
+    for n in range(shape[0]):
+        for m in range(shape[1]):
+            if n == 0:
+                out[n, m] = 1
+                continue
+            for k in range(max(m, 1), n // GROUP_NUMBERED + 1):
+                small, extra = divmod(n, k)
+                sizes = [small + 1] * extra + [small] * (k - extra)
+                if max(sizes) > hi:
+                    continue
+                need = [max(0, lo - size) for size in sizes]
+                room = [min(hi - size, cap) for size in sizes]
+                if any(a > b for a, b in zip(need, room, strict=True)):
+                    continue
+                for z in range(sum(need), sum(room) + 1):
+                    out[n, m] |= 1 << z
+    out.setflags(write=False)
+    return out
 
 
 @lru_cache(maxsize=16)

@@ -37,6 +37,8 @@ MAX_TYPES = 16
 STARTS_AT = 3 * MAX_TYPES
 X_AT = STARTS_AT + 4
 G_AT = X_AT + 4
+HOST_OP_AT = 60  # a colour step's move of the host set of a freed joker (``dp._host_move``)
+HOST_GROUP_AT = 8  # a group step's flag: the freed joker joins the groups of this value
 TYPE_A = 0  # a run of one tile; every run starts so
 # the DP's groups hold two numbered tiles: a group of one tile and jokers (``R5 J J``) is the
 # same set of tiles as a run (``R5 J J``, or ``J J R13`` at the top), which the DP builds
@@ -329,13 +331,15 @@ def build_table(
     virtual: tuple[int, ...] = (),
     hosts: tuple[Meld, ...] = (),
     pins: tuple[Pin, ...] = (),
+    host: HostMoves | None = None,
 ) -> tuple[Meld, ...] | None:
     """The new table of the chosen steps: the DP's sets (the ``pins`` with their own tiles and
     what they took) and the ``hosts`` sets, the kept jokers (``virtual``, outside the pins)
     back as jokers, then the jokers no set needed added where a set has room
     (``jokers.max_per_set``). None when they do not fit; the empty table when the steps make
-    no set (the table was empty: no play)."""
-    decoded = decode(chain, profile, types, n_pos, pins)
+    no set (the table was empty: no play). ``host``: the steps of a search that tracked the
+    host set of a freed joker (``split_host``): ``chain`` is then its steps less the host's."""
+    decoded = decode(chain, profile, types, n_pos, pins, host)
     if decoded is None:
         return None
     runs, groups = decoded
@@ -381,11 +385,16 @@ def _fields(action: int, n_types: int):
     )
 
 
-def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple[Pin, ...] = ()):
+def decode(
+    chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple[Pin, ...] = (), host=None
+):
     """Replay the chosen steps (action words, first step first) into runs and groups (lists of
     tiles and faces), or None. Without pins the compiled ``_replay`` walks the steps and this
-    builds the sets it lists; with pins, ``_decode_pinned``."""
+    builds the sets it lists; with pins, ``_decode_pinned``. ``host`` (``split_host``): the host
+    run joins the runs, and the groups of its value hold the freed joker beside two rack items."""
     if pins:
+        if host is not None:
+            return None
         steps = chain.tolist() if isinstance(chain, np.ndarray) else list(chain)
         return _decode_pinned(steps, profile, types, n_pos, pins)
     ts = profile.tileset
@@ -393,7 +402,7 @@ def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple
     steps = np.asarray(chain, dtype=np.int64)
     if steps.shape[0] != n_pos * (C + 1):
         return None
-    arrays = _type_arrays(types)
+    arrays = type_arrays(types)
     out = _replay(steps, n_pos, C, *arrays)
     if out is None:
         return None
@@ -408,11 +417,147 @@ def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple
     groups: list[tuple[list[int], list[int]]] = []
     for p, counts, n_jokers in zip(at, to_groups, group_jokers, strict=True):
         group_tiles = [codes[c][p + 1] for c, n in enumerate(counts) for _ in range(n)]
-        formed = _groups(group_tiles, n_jokers, profile)
+        if host is not None and p == host.value:
+            formed = _host_groups(group_tiles, n_jokers, host.rack_colours, host.rack_jokers, profile)
+        else:
+            formed = _groups(group_tiles, n_jokers, profile)
         if formed is None:
             return None
         groups.extend(formed)
+    if host is not None and host.run is not None:
+        runs.append((list(host.run[0]), list(host.run[1])))
     return runs, groups
+
+
+@dataclass(frozen=True)
+class HostMoves:
+    """The host set of a freed joker in a search that tracked it (``split_host``): its run as
+    (tiles, faces), or the position whose groups hold it (``value``, -1: none) with the colours
+    that put a rack copy in those groups, and the rack jokers among the DP's jokers."""
+
+    run: tuple[tuple[int, ...], tuple[int, ...]] | None
+    value: int
+    rack_colours: tuple[int, ...]
+    rack_jokers: int
+
+
+@numba.njit(cache=True, nogil=True)
+def host_lead(kind, items, freed, n_rj, top_jokers):
+    """Leading jokers that close a host run still open at the last position (its type
+    ``kind``, ``items`` rack items, the freed joker in it or not): a run short of a set
+    closes with them, or the freed joker (and a rack joker, for a second rack item) leads a
+    valid run; -1 where none makes it the host set."""
+    lead = top_jokers[kind]
+    if lead < 0:
+        return -1
+    rack_jokers = lead - (1 if lead and not freed else 0)  # the freed joker leads first
+    if not freed and lead == 0:
+        lead, rack_jokers = 1, 0
+    if items + rack_jokers < HOST_RACK_ITEMS:
+        lead += 1
+        rack_jokers += 1
+    if rack_jokers > n_rj or items + rack_jokers < HOST_RACK_ITEMS:
+        return -1
+    return lead
+
+
+def split_host(chain, tgrid, n_pos: int, profile: RuleProfile, types: RunTypes, n_rj: int):
+    """A tracked host set taken out of the chosen steps: (the steps with the host's tiles and
+    flags removed, as ``decode`` reads them; ``HostMoves``), or None where they are not
+    consistent."""
+    ts = profile.tileset
+    C, joker = ts.colours, ts.joker
+    geo = run_geometry(profile)
+    steps = [int(a) for a in chain]
+    run: tuple[int, int, list[tuple[int, int]]] | None = None  # colour, first position, items
+    made = None
+    value = -1
+    rack_colours: tuple[int, ...] = ()
+    k = 0
+    for p in range(n_pos):
+        in_groups = []
+        for c in range(C):
+            action = steps[k] & ~(7 << HOST_OP_AT)
+            op = (steps[k] >> HOST_OP_AT) & 7
+            used = (action >> X_AT) & 15
+            if (action >> G_AT) & 15 and used > tgrid[p, c]:
+                in_groups.append(c)
+            face = geo.code_at(c, p + 1)
+            if op in (1, 2):  # the host run's tile: not one the other runs take
+                action -= 1 << X_AT
+                if op == 1:
+                    if run is not None or made is not None:
+                        return None
+                    run = (c, p, [])
+                    kind, items, freed = TYPE_A, 0, 0
+            if op:
+                if run is None or run[0] != c:
+                    return None
+                if op in (1, 2):
+                    if op == 2:
+                        kind = types.after_tile[kind]
+                    items += used > tgrid[p, c]
+                    run[2].append((face, face))
+                elif op in (3, 4):
+                    kind = types.after_joker[kind]
+                    items += op == 3
+                    freed |= op == 4
+                    run[2].append((joker, face))
+                else:  # closed here, with jokers appended at this position and the next
+                    for q in range(p, p + op - 5):
+                        if q >= n_pos:
+                            return None
+                        run[2].append((joker, geo.code_at(c, q + 1)))
+                    made, run = run, None
+            steps[k] = action
+            k += 1
+        if (steps[k] >> HOST_GROUP_AT) & 1:
+            value, rack_colours = p, tuple(in_groups)
+            steps[k] &= ~(1 << HOST_GROUP_AT)
+        k += 1
+    if run is not None:  # still open at the last position: leading jokers close it
+        lead = host_lead(kind, min(items, HOST_RACK_ITEMS), freed, n_rj, type_arrays(types)[3])
+        if lead < 0 or run[1] - lead < 0:
+            return None
+        c, first, members = run
+        leading = [(joker, geo.code_at(c, q + 1)) for q in range(first - lead, first)]
+        made = (c, first - lead, leading + members)
+    host_run = None
+    if made is not None:
+        host_run = (tuple(t for t, _ in made[2]), tuple(f for _, f in made[2]))
+    elif value < 0:
+        return None  # the freed joker is in no set
+    return steps, HostMoves(host_run, value, rack_colours, n_rj)
+
+
+def _host_groups(tiles: list[int], jokers: int, rack_colours, rack_jokers: int, profile: RuleProfile):
+    """``_groups`` of a value whose groups hold the freed joker beside two rack items: one
+    group of distinct colours with one or more of the ``jokers`` and, besides the freed one,
+    two rack items (tiles of ``rack_colours``, whose rack copy it takes, or rack jokers), and
+    ``_groups`` of the rest; None if there is none."""
+    ts = profile.tileset
+    lo, hi = profile.groups.min_size, profile.groups.max_size
+    cap = profile.jokers.max_per_set
+    value = ts.value_of(tiles[0]) if tiles else 0
+    colours = sorted({ts.colour_of(t) for t in tiles})
+    for size in range(GROUP_NUMBERED, len(colours) + 1):
+        for chosen in combinations(colours, size):
+            for n_j in range(1, min(cap, jokers) + 1):
+                if not lo <= size + n_j <= hi:
+                    continue
+                items = sum(c in rack_colours for c in chosen) + min(rack_jokers, n_j - 1)
+                if items < HOST_RACK_ITEMS:
+                    continue
+                rest = list(tiles)
+                for c in chosen:
+                    rest.remove(ts.code(c, value))
+                formed = _groups(rest, jokers - n_j, profile)
+                if formed is None:
+                    continue
+                members = [ts.code(c, value) for c in chosen]
+                missing = [ts.code(c, value) for c in range(ts.colours) if c not in chosen][:n_j]
+                return [(members + [ts.joker] * n_j, members + missing)] + formed
+    return None
 
 
 @lru_cache(maxsize=64)
@@ -423,7 +568,7 @@ def _codes(profile: RuleProfile) -> list[tuple[int, ...]]:
 
 
 @lru_cache(maxsize=8)
-def _type_arrays(types: RunTypes) -> tuple[np.ndarray, ...]:
+def type_arrays(types: RunTypes) -> tuple[np.ndarray, ...]:
     """``_replay``'s view of the run types: after a tile, after a joker, may close, top jokers."""
     return (
         np.array(types.after_tile, dtype=np.int64),

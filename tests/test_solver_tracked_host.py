@@ -1,0 +1,129 @@
+"""The search that tracks the host set of one freed table joker (``dp._tracked_host``).
+
+Under ``jokers.reuse: two_rack_tiles`` a freed joker must sit in a set with two other rack
+items. Where the host sets of one freed joker are too many to list (``MAX_HOST_SOLVES``), or
+the listed ones cannot settle the choice, one kernel pass tracks the set that holds the freed
+joker (its run type, rack items and whether the joker is in it, or the groups of a value with
+rack copies in them) instead of handing the position to the integer program. These tests
+force that search (no host sets listed at all) on seeded random positions with locked table
+jokers and compare it with the MILP, and pin two game positions that went to the MILP before.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from strategies import random_locked_position
+
+import rummisim.solver.dp as dp
+from rummisim import load_profile, parse_table, parse_tiles
+from rummisim.melds import format_table
+from rummisim.moves import validate_move
+from rummisim.solver import placed_value, solve
+from rummisim.solver.dp import solve_dp
+from rummisim.solver.milp import solve_milp
+from rummisim.tiles import format_tiles
+
+
+def score(profile, played, objective):
+    tiles, value = len(played), placed_value(played, profile)
+    return (tiles, value) if objective == "tiles" else (value, tiles)
+
+
+@pytest.fixture
+def tracked(monkeypatch):
+    """Every host search of one freed joker goes to the tracking search (no host set is
+    listed), and the calls that answered are counted."""
+    monkeypatch.setattr(dp, "MAX_HOST_SOLVES", 0)
+    answered = []
+    inner = dp._tracked_host
+
+    def counted(*args, **kwargs):
+        found = inner(*args, **kwargs)
+        answered.append(found is not None)
+        return found
+
+    monkeypatch.setattr(dp, "_tracked_host", counted)
+    return answered
+
+
+@pytest.mark.parametrize(
+    ("name", "n", "seed", "objective"),
+    [
+        ("standard", 120, 31, "tiles"),
+        ("standard", 60, 32, "value"),
+        ("classic-wrap", 80, 33, "tiles"),
+        ("polish-40", 80, 34, "tiles"),
+    ],
+)
+def test_tracked_host_agrees_with_milp(tracked, name, n, seed, objective):
+    profile = load_profile(name)
+    rng = np.random.default_rng(seed)
+    checked = 0
+    for _ in range(n):
+        table, rack = random_locked_position(profile, rng)
+        ours = solve_dp(rack, table, profile, objective=objective)
+        if ours is None:
+            continue  # outside the DP (the MILP answers in play)
+        ref = solve_milp(rack, table, profile, initial=False, objective=objective, rearrange=True)
+        where = f"{name}: table {format_table(table, profile.tileset)!r} rack {format_tiles(rack, profile.tileset)!r}"
+        assert score(profile, ours.played, objective) == score(profile, ref.played, objective), where
+        if ours.played:
+            validate_move(profile, table, rack, ours.table, ours.played, opened=True)
+        checked += 1
+    assert checked >= 0.8 * n
+    # the tracking search answered choices that free a joker (it is what these tests check)
+    assert sum(tracked) >= 5
+
+
+# (profile, table, rack, tiles, value): openings that may touch the table, with more host sets
+# than ``MAX_HOST_SOLVES`` (the MILP answered them before the tracking search)
+GAME_POSITIONS = [
+    (
+        "polish-40",
+        "J(K3) K4 K5 | K5 R5 O5 | K6 R6 O6 | K7 R7 B7 | K9 R9 B9 | K10 K11 K12 J(K13) | R13 O13 B13"
+        " | O8 O9 O10 O11 O12 | B2 B3 B4",
+        "K2 K3 K6 K7 K8 R6 R8 R13 O1 O3 O3 O4 O5 O6 O7 O8 O10 O13 B1 B10",
+        18,
+        113,
+    ),
+    (
+        "ramino-discard",
+        "K2 K3 K4 J(K5) | K3 K4 K5 | K7 K8 K9 | K7 R7 O7 B7 | K11 R11 B11 | K12 K13 K1 | R2 O2 B2"
+        " | R3 O3 B3 | R6 O6 B6",
+        "K2 K5 K6 K6 K9 K10 K11 K13 R3 R5 R5 R8 R8 R9 R12 R13 O12 O12 B3 B4",
+        14,
+        104,
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "table", "rack", "tiles", "value"), GAME_POSITIONS)
+def test_game_positions_past_the_host_limit_stay_in_the_dp(name, table, rack, tiles, value):
+    profile = load_profile(name)
+    table, rack = parse_table(table, profile), parse_tiles(rack, profile)
+    found = solve(rack, table, profile, initial=True, budget=None)
+    assert found.method == "dp" and found.proven
+    assert (found.tiles_placed, found.value_placed) == (tiles, value)
+    validate_move(profile, table, rack, found.table, found.played, opened=False)
+    ref = solve_milp(rack, table, profile, initial=True, objective="tiles", rearrange=True)
+    assert (len(ref.played), placed_value(ref.played, profile)) == (tiles, value)
+
+
+def test_a_budget_cut_keeps_the_best_legal_play_found():
+    """Where the search budget runs out after the exact search found legal plays, the answer is
+    the best of those and the beam pass's: here an opening that touches the table, where the
+    beam pass alone (on the rack, with the budget left) places 7 tiles."""
+    profile = load_profile("polish-40")
+    table = parse_table(
+        "K2 R2 J(O2) | K5 R5 B5 | K7 O7 B7 | K8 K9 K10 | K12 R12 O12 B12 | K13 O13 B13 | R2 R3 R4"
+        " | R8 R9 R10 | R11 O11 B11 | O4 O5 O6 O7 | B7 B8 B9 | B9 B10 B11 B12",
+        profile,
+    )
+    rack = parse_tiles("K2 K3 K6 K7 K9 K11 K12 R1 R7 R7 R8 R11 R13 O2 O3 O3 O4 O12 B1 B2 J", profile)
+    cut = solve(rack, table, profile, initial=True)  # the profile's budget: 200,000 states
+    assert cut.method == "beam" and not cut.proven
+    validate_move(profile, table, rack, cut.table, cut.played, opened=False)
+    assert cut.tiles_placed == 20
+    beam_alone = dp.solve_dp_beam(rack, table, profile, initial=True, objective="tiles", states=50_000)
+    assert beam_alone is not None and len(beam_alone.played) < cut.tiles_placed
