@@ -1091,6 +1091,7 @@ def _cored_opening(rack, base, profile, objective, meter) -> _Found | None:
         if sub[0] == NO_BOUND or (best[2] and score <= best[0]):
             continue
         best = (score, sub[1] + tuple(s.meld for s in core), tuple(sorted(used + list(sub[2]))))
+        meter.keep(best)
     return best
 
 
@@ -1445,16 +1446,19 @@ MAX_TRACKED_HOST_STATES = 1 << 19
 def _tracked_host(rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune):
     """``_hosted`` for one freed joker by one search that tracks its host set (``_best`` with
     ``host``): its best play if that reaches ``floor``, else a score below ``floor``; None
-    where that search does not apply, runs past ``MAX_TRACKED_HOST_STATES`` (under a search
-    budget, past half of what is left: the integer program gets the rest, as before this
-    search) or decodes into a play that ``validate_move`` refuses."""
-    left = MAX_TRACKED_HOST_STATES if meter.left is None else min(meter.left // 2, MAX_TRACKED_HOST_STATES)
-    sub = Meter(left)
+    where that search does not apply, runs past ``MAX_TRACKED_HOST_STATES`` or decodes into a
+    play that ``validate_move`` refuses. Its states count against the search budget like any
+    other pass (past the budget: ``SearchBudgetSpent``)."""
+    capped = meter.left is None or meter.left > MAX_TRACKED_HOST_STATES
+    sub = Meter(MAX_TRACKED_HOST_STATES if capped else meter.left)
     opts = dict(virtual=virtual, forced=forced, prune=prune, floor=floor, host=True)
     try:
         found = _best(rack, table, profile, objective, sub, **opts)
     except SearchBudgetSpent:
-        found = None
+        meter.spend(sub.spent)
+        if not capped:
+            raise  # the search budget is spent
+        return None  # past the tracked search's own limit: the integer program answers
     meter.spend(sub.spent)
     if found is None or (found[0] >= floor and not _legal(profile, table, full_rack, found)):
         return None
