@@ -458,14 +458,11 @@ def _kernel(
     pin_join_c,  # (P, C) ... that a run of type C may join
     pin_drop,  # (states, 2) a colour state less one run of type A / C; -1 if none
     pin_add,  # (states,) a colour state plus one valid run; -1 past the open runs
-    host_on,  # 1: the search tracks the host set of one freed table joker (``_host_move``)
-    h_at,  # the host field's first bit in the key
-    n_rj,  # rack jokers among the DP's jokers (each one a rack item of the host set)
-    after_tile,  # (types,) a run's type after a tile
-    after_joker,  # (types,) ... after a joker, -1: none
-    closes,  # (types,) may close
-    top_jokers,  # (types,) leading jokers that close it at the last position, -1: none
-    group_totals,  # (n, m) bit z set where the groups of a value may hold z jokers
+    host,  # None, or the host set of one freed table joker is tracked (``_host_move``): (the
+    # host field's first bit in the key, the rack jokers among the DP's jokers, per run type
+    # the type after a tile / a joker (-1: none), may close, leading jokers that close it at
+    # the last position (-1: none), per (n, m) of a value's groups the joker counts they may
+    # hold as bits); None compiles a kernel without the host code
 ):
     """Run the DP. Returns (index of the best final state, NO_STATE, OVERFLOW or
     OVER_BUDGET; states created). Every state kept can still reach ``bound``,
@@ -516,9 +513,9 @@ def _kernel(
                 base = scores[i]
                 s0 = (key >> shift) & wmask
                 used = (key >> jokers_at) & jmask
-                hstate = (key >> h_at) & HOST_MASK if host_on else 0
+                hstate = (key >> host[0]) & HOST_MASK if host is not None else 0
                 n_ops = 1
-                if host_on:
+                if host is not None:
                     if hstate < HOST_DONE:
                         n_ops = 2  # no host set yet: nothing, or one starts here
                     elif hstate >= HOST_ACTIVE and (hstate - HOST_ACTIVE) // HOST_PER_COLOUR == c:
@@ -538,8 +535,8 @@ def _kernel(
                     x_hi = t + r
                 cleared = key & ~(wmask << shift) & ~(jmask << jokers_at)
                 cleared = cleared & ~(nmask << n_at) & ~(mmask << m_at)
-                if host_on:
-                    cleared = cleared & ~(HOST_MASK << h_at)
+                if host is not None:
+                    cleared = cleared & ~(HOST_MASK << host[0])
                 if wrap_low or wrap_high:
                     cleared = cleared & ~(lmask << low_shift)
                 for joins in range((p_start + 1) * (p_start + 1)):
@@ -575,10 +572,10 @@ def _kernel(
                                     grp = grp | (x << low_shift)
                                 for op in range(n_ops):
                                     h_new = h_tile = h_jok = 0
-                                    if host_on:
+                                    if host is not None:
                                         h_new, h_tile, h_jok = _host_move(
-                                            hstate, op, c, x > t, g > 0, n_rj, spare_tile,
-                                            after_tile, after_joker, closes,
+                                            hstate, op, c, x > t, g > 0, host[1], spare_tile,
+                                            host[2], host[3], host[4],
                                         )  # fmt: skip
                                         if h_new < 0 or h_jok > rem:
                                             continue
@@ -597,8 +594,8 @@ def _kernel(
                                             continue
                                         placed = used + jokers + h_jok
                                         nk = cleared | (s_new << shift) | (placed << jokers_at) | grp
-                                        if host_on:
-                                            nk = nk | (h_new << h_at)
+                                        if host is not None:
+                                            nk = nk | (h_new << host[0])
                                         action = moves[row, 2] | (x << X_AT) | (g << G_AT)
                                         action = action | (op << HOST_OP_AT)
                                         count = _insert(
@@ -627,20 +624,20 @@ def _kernel(
             if jg < 0 or used + jg > n_jokers:
                 continue
             base = key & ~(nmask << n_at) & ~(mmask << m_at) & ~(jmask << jokers_at)
-            hstate = (key >> h_at) & HOST_MASK if host_on else 0
+            hstate = (key >> host[0]) & HOST_MASK if host is not None else 0
             # no host set yet: its count of rack colours in groups starts again; or the freed
             # joker joins the groups of this value (a group with two rack items: ``_host_group``)
-            for h_in in range(2 if host_on and hstate < HOST_DONE else 1):
+            for h_in in range(2 if host is not None and hstate < HOST_DONE else 1):
                 z = jg
                 h_new = hstate
-                if host_on and hstate < HOST_DONE:
+                if host is not None and hstate < HOST_DONE:
                     h_new = 0
                     if h_in:
-                        z = _host_group_jokers(jg, hstate, n_rj, allow_group[p])
-                        if z < 0 or used + z > n_jokers or not (group_totals[n_grp, m_grp] >> z) & 1:
+                        z = _host_group_jokers(jg, hstate, host[1], allow_group[p])
+                        if z < 0 or used + z > n_jokers or not (host[6][n_grp, m_grp] >> z) & 1:
                             continue
                         h_new = HOST_DONE
-                    base = (base & ~(HOST_MASK << h_at)) | (h_new << h_at)
+                    base = (base & ~(HOST_MASK << host[0])) | (h_new << host[0])
                 nk = base | ((used + z) << jokers_at)
                 action = z | (h_in << HOST_GROUP_AT)
                 count = _insert(
@@ -668,13 +665,13 @@ def _kernel(
                 ok = False
                 break
             lead += final_jokers[s]
-        if ok and host_on:
-            hstate = (key >> h_at) & HOST_MASK
+        if ok and host is not None:
+            hstate = (key >> host[0]) & HOST_MASK
             if hstate < HOST_DONE:
                 ok = False  # the freed joker is in no set
             elif hstate > HOST_DONE:  # a host run still open: leading jokers close it
                 r = (hstate - HOST_ACTIVE) % HOST_PER_COLOUR
-                h_lead = host_lead(r // 6, (r // 2) % 3, r % 2, n_rj, top_jokers)
+                h_lead = host_lead(r // 6, (r // 2) % 3, r % 2, host[1], host[5])
                 if h_lead < 0:
                     ok = False
                 lead += h_lead
@@ -1864,7 +1861,7 @@ def _passes(tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: i
         buf.keys, buf.scores, buf.parents, buf.actions, buf.htab, buf.hinfo,
         tab.final_jokers, tab.debt,
     )  # fmt: skip
-    tail = (*pins, tab.pin_drop, tab.pin_add, *(host or _no_host(tab.types)))
+    tail = (*pins, tab.pin_drop, tab.pin_add, host)
     best, created = _run_passes(head, tail, np.array(bounds, dtype=np.int64), meter.limit(), beam, step_cap)
     meter.spend(int(created))
     if best == OVER_BUDGET:
@@ -1872,15 +1869,9 @@ def _passes(tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: i
     return int(best)
 
 
-@lru_cache(maxsize=16)
-def _no_host(types: RunTypes) -> tuple:
-    """The kernel's host arguments of a search that tracks no host set."""
-    return (0, 0, 0, *type_arrays(types), np.zeros((1, 1), dtype=np.int64))
-
-
 def _host_args(tab: _Tables, n_rj: int, profile: RuleProfile) -> tuple:
     """The kernel's host arguments of a search that tracks the host set of one freed joker."""
-    return (1, tab.low_at, n_rj, *type_arrays(tab.types), _group_totals(profile, tab.group_jokers.shape))
+    return (tab.low_at, n_rj, *type_arrays(tab.types), _group_totals(profile, tab.group_jokers.shape))
 
 
 @lru_cache(maxsize=64)
