@@ -474,6 +474,7 @@ def custom_bots(experiment: Experiment) -> dict[str, dict[str, Any]]:
     from importlib.metadata import packages_distributions
 
     from rummisim.bots import parse_spec
+    from rummisim.bots.registry import is_own
 
     found: dict[str, dict[str, Any]] = {}
     providers: Mapping[str, list[str]] | None = None
@@ -483,7 +484,7 @@ def custom_bots(experiment: Experiment) -> dict[str, dict[str, Any]]:
             if parsed.name in found:
                 continue
             cls = parsed.bot_class()
-            if cls.__module__ == "rummisim" or cls.__module__.startswith("rummisim."):
+            if is_own(cls):
                 continue
             providers = packages_distributions() if providers is None else providers
             found[parsed.name] = bot_provenance(cls, providers)

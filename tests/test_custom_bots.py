@@ -429,3 +429,55 @@ def test_custom_bots_play_in_worker_processes(plugin_dir, tmp_path):
             "distribution": "fixturebots==0.1",
         },
     }
+
+
+SESSION_SCRIPT = '''
+"""A bot class defined in a script (``__main__``) and registered there, run with two jobs."""
+import sys
+
+from rummisim import experiment_from_dict, run_experiment
+from rummisim.bots import Bot, register
+from rummisim.contract import Discard, Pass, Phase
+
+
+class SessionDrawer(Bot):
+    """Never plays unless the rules force it."""
+
+    name = "session_drawer"
+
+    def act(self, view):
+        if view.phase == Phase.DISCARD:
+            return Discard(view.rack[-1])
+        return Pass() if view.phase == Phase.AFTER_DRAW else self.draw_unless_forced(view)
+
+
+register(SessionDrawer)
+
+if __name__ == "__main__":
+    exp = experiment_from_dict(
+        {"name": "session", "seed": 3, "games": 4, "profiles": ["standard"],
+         "lineups": [["session_drawer", "greedy"], ["greedy", "session_drawer", "baseline"]]}
+    )
+    result = run_experiment(exp, sys.argv[1], jobs=2, chunk_size=1, progress=False, summarize=False)
+    print(result.faults)
+'''
+
+
+def test_a_bot_registered_in_the_session_plays_in_worker_processes(tmp_path):
+    # a script in a subprocess, so the loky workers start fresh: they know the bot only from
+    # the chunks, which carry the parent's registration (the class pickled by value: __main__)
+    script = tmp_path / "session.py"
+    script.write_text(SESSION_SCRIPT)
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [sys.executable, str(script), str(out)], capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["0"]  # no game with a fault
+    data = load_results(out)
+    assert json.loads((out / "manifest.json").read_text())["workers"] == 2
+    games, seats = data["games"], data["seats"]
+    assert set(games["cell"]) == {0, 1} and games["end_reason"].ne("fault").all()
+    drawer = seats[seats["bot"] == "session_drawer"]
+    assert len(drawer) == len(games)  # one seat a game
+    assert drawer["won"].sum() == 0 and (drawer["tiles_left"] >= 14).all()  # it never plays

@@ -102,6 +102,18 @@ def _compare(frame: pd.DataFrame) -> list:
     ]
 
 
+def test_a_registered_bot_is_tuned_in_worker_processes_as_in_one(tmp_path, lazy):
+    # ``lazy`` is registered in this process only: the workers get it with each work order
+    data = {**BOT_STUDY, "trials": 3}
+    tune, one = _study(data, tmp_path, "one")
+    two = run_study(tune, tmp_path / "two", jobs=2)
+    assert one.finished == two.finished == 3
+    for result in (one, two):
+        write_outputs(tune, result, validate=False)
+    assert _compare(_trials(two.out)) == _compare(_trials(one.out))
+    assert _trials(two.out)["state"].eq("COMPLETE").any()
+
+
 def test_a_resumed_study_plays_the_trials_of_an_uninterrupted_one(tmp_path, lazy, monkeypatch):
     tune, whole = _study(BOT_STUDY, tmp_path, "whole")
     assert whole.finished == 6 and not whole.interrupted

@@ -11,8 +11,8 @@ experiment loader, the runner and the tests all go through these functions:
   stays plain data that worker processes resolve themselves);
 - ``register(cls)``: add a bot class (a ``Bot`` subclass with a ``name`` and a
   ``Params`` model) under its name; usable as a class decorator. A registration lives in
-  the process that made it: worker processes of a parallel run see only the built-in
-  bots, class paths and entry points.
+  the process that made it; the runner sends the registered classes an experiment names
+  with its chunks (``runner.run.registered_bots``), so worker processes play them too.
 - ``validate_spec(spec) -> BotSpec``: the grammar, the name and the parameters,
   checked without building a bot (no profile needed); ``BotError`` otherwise.
 - ``build_lineup(specs, profile, rngs)``: one bot per seat.
@@ -51,6 +51,11 @@ def register(cls: type[Bot], *, replace: bool = False) -> type[Bot]:
         raise ValueError(f"bot name {cls.name!r} is already registered to {BOTS[cls.name].__name__}")
     BOTS[cls.name] = cls
     return cls
+
+
+def is_own(cls: type) -> bool:
+    """Whether a bot class is one of rummisim's own (defined in the package)."""
+    return cls.__module__ == "rummisim" or cls.__module__.startswith("rummisim.")
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rummisim.bots import bot_label, bot_name, parse_spec
+from rummisim.bots import BOTS, bot_label, bot_name, parse_spec, register
+from rummisim.bots.registry import is_own
 from rummisim.engine import GameRecord, RoundRecord, play_game
 from rummisim.experiment import Experiment
 from rummisim.profile import RuleProfile, profile_from_dict
@@ -168,6 +169,27 @@ def _silence_native_stdout() -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.close(devnull)
+
+
+def registered_bots(experiment: Experiment) -> dict[str, type]:
+    """The bots the experiment names that were ``register``ed in this process and are not
+    rummisim's own: they travel with every chunk (joblib and dask pickle a class by reference,
+    or by value where it lives in ``__main__``), so a worker process plays them too."""
+    found: dict[str, type] = {}
+    for cell in experiment.cells:
+        for spec in cell.lineup:
+            cls = BOTS.get(parse_spec(spec).name)
+            if cls is not None and not is_own(cls):
+                found[cls.name] = cls
+    return found
+
+
+def play_registered(chunk: Chunk, schema: dict[str, Any], registered: dict[str, type]) -> dict[str, Any]:
+    """A worker's task: ``play_chunk`` after registering the parent's ``registered`` bots
+    (``registered_bots``; replacing a name registered otherwise, as the parent's did)."""
+    for cls in registered.values():
+        register(cls, replace=True)
+    return play_chunk(chunk, schema)
 
 
 def play_chunk(chunk: Chunk, schema: dict[str, Any]) -> dict[str, Any]:

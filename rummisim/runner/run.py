@@ -22,7 +22,7 @@ from rummisim.runner.plan import (
     plan_record,
     replay_command,
 )
-from rummisim.runner.rows import play_chunk, schemas
+from rummisim.runner.rows import play_registered, registered_bots, schemas
 from rummisim.schema import RunStatus
 from rummisim.store import (
     check_out,
@@ -194,7 +194,8 @@ def run_experiment(
                     from joblib import delayed
 
                     assert parallel is not None  # entered above when there is work to do
-                    work = parallel(delayed(_play_chunk_named)(chunk, schema) for chunk in todo)
+                    registered = registered_bots(experiment)
+                    work = parallel(delayed(_play_chunk_named)(chunk, schema, registered) for chunk in todo)
                     by_name = {c.name: c for c in todo}
                     for name, tables in work:
                         chunk = by_name[name]
@@ -274,8 +275,8 @@ def turns_setting(out: Path, experiment: Experiment, turns: bool | None, previou
     )
 
 
-def _play_chunk_named(chunk: Chunk, schema) -> tuple[str, dict[str, Any]]:
-    return chunk.name, play_chunk(chunk, schema)
+def _play_chunk_named(chunk: Chunk, schema, registered: dict[str, type]) -> tuple[str, dict[str, Any]]:
+    return chunk.name, play_registered(chunk, schema, registered)
 
 
 def _elapsed(started: _dt.datetime) -> float:

@@ -5,7 +5,7 @@ Every trial plays the same deals: deal ``d`` has the seed ``game_seed(tune seed,
 in every seat rotation of the lineup (``rummisim.runner.plan``), so the tuned bot sits in every seat
 of every deal and seat effects cancel, and two trials differ only by their parameters (common
 random numbers). A batch is a run of whole deals, split into chunks for the workers
-(``rummisim.runner.rows.play_chunk``, on the backend's ``joblib.Parallel``). The objective is
+(``rummisim.runner.rows.play_registered``, on the backend's ``joblib.Parallel``). The objective is
 computed from integer tallies of the games played so far, so it does not depend on the order the
 chunks finish in.
 """
@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from rummisim.runner.plan import MAX_CHUNK, Chunk, plan_chunks
-from rummisim.runner.rows import play_chunk, schemas
+from rummisim.runner.rows import play_registered, registered_bots, schemas
 from rummisim.tune.spec import Objective, Tune
 
 
@@ -122,13 +122,14 @@ def play_trial(
     experiment = tune.trial_experiment(params)
     (chunk,) = plan_chunks(experiment, experiment.games)
     schema = schemas(experiment)
+    registered = registered_bots(experiment)
     rotations = experiment.rotations(experiment.cells[0])
     pieces = 1 if workers <= 1 else 2 * workers
     tally = Tally()
     value = math.nan
     for batch, (first, last) in enumerate(tune.batch_deals()):
         orders = split(chunk, first * rotations, last * rotations, pieces)
-        for tables in parallel(delayed(play_chunk)(order, schema) for order in orders):
+        for tables in parallel(delayed(play_registered)(order, schema, registered) for order in orders):
             tally.add(tables, tune.kind)
         value = tally_value(tune.objective, tally)
         on_batch(batch, value, tally)
