@@ -114,6 +114,32 @@ def test_a_registered_bot_is_tuned_in_worker_processes_as_in_one(tmp_path, lazy)
     assert _trials(two.out)["state"].eq("COMPLETE").any()
 
 
+class UnbuildableBot(LazyBot):
+    name = "unbuildable"
+
+    def __init__(self, *args, **kwargs):
+        raise RuntimeError("cannot be built")
+
+
+def test_a_trial_whose_games_all_crash_stops_the_study(tmp_path):
+    # every game crashes before its first round: no objective value, so the study stops with
+    # one line, where it retried the same trial for ever (optuna fails a NaN trial)
+    register(UnbuildableBot)
+    try:
+        data = {
+            **BOT_STUDY, "bot": "unbuildable",
+            "space": {"unbuildable.skill": {"int": [0, 3]}},
+        }  # fmt: skip
+        tune = tune_from_dict(data, "tiny.yaml")
+        crashed = (
+            r"none of the 4 games of its first batch finished a round \(first fault: crash: RuntimeError"
+        )
+        with pytest.raises(TuneError, match=crashed + ": cannot be built"):
+            run_study(tune, tmp_path / "s", jobs=1)
+    finally:
+        BOTS.pop("unbuildable", None)
+
+
 def test_a_resumed_study_plays_the_trials_of_an_uninterrupted_one(tmp_path, lazy, monkeypatch):
     tune, whole = _study(BOT_STUDY, tmp_path, "whole")
     assert whole.finished == 6 and not whole.interrupted

@@ -22,7 +22,7 @@ import numpy as np
 
 from rummisim.runner.plan import MAX_CHUNK, Chunk, plan_chunks
 from rummisim.runner.rows import play_registered, registered_bots, schemas
-from rummisim.tune.spec import Objective, Tune
+from rummisim.tune.spec import Objective, Tune, TuneError
 
 
 @dataclass
@@ -129,8 +129,17 @@ def play_trial(
     value = math.nan
     for batch, (first, last) in enumerate(tune.batch_deals()):
         orders = split(chunk, first * rotations, last * rotations, pieces)
+        fault = None
         for tables in parallel(delayed(play_registered)(order, schema, registered) for order in orders):
             tally.add(tables, tune.kind)
+            faults = [f for f in tables["games"].column("fault").to_pylist() if f]
+            fault = fault or (faults[0] if faults else None)
+        if tally.rounds == 0:  # every game crashed: the trial has no value, and a retry none either
+            first_fault = (fault or "no fault recorded").splitlines()[0][:200]
+            raise TuneError(
+                f"trial {dict(params)}: none of the {(last - first) * rotations} games of its first batch "
+                f"finished a round (first fault: {first_fault}); the study stops"
+            )
         value = tally_value(tune.objective, tally)
         on_batch(batch, value, tally)
     return value
