@@ -205,10 +205,10 @@ def test_dask_backend_without_dask_leaves_nothing_and_the_retry_runs(
 
 
 def test_a_failure_before_the_first_chunk_leaves_nothing(tmp_path, monkeypatch):
-    def broken(chunk, schema):
+    def broken(chunk, schema, registered):
         raise RuntimeError("no games today")
 
-    monkeypatch.setattr(runner_run, "play_chunk", broken)
+    monkeypatch.setattr(runner_run, "play_registered", broken)
     with pytest.raises(RuntimeError):
         run(tmp_path / "a" / "b")
     assert not (tmp_path / "a").exists()
@@ -217,10 +217,10 @@ def test_a_failure_before_the_first_chunk_leaves_nothing(tmp_path, monkeypatch):
         run(tmp_path / "empty")
     assert list((tmp_path / "empty").iterdir()) == []
 
-    def interrupt(chunk, schema):
+    def interrupt(chunk, schema, registered):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(runner_run, "play_chunk", interrupt)
+    monkeypatch.setattr(runner_run, "play_registered", interrupt)
     result = run(tmp_path / "c")
     assert result.interrupted and result.removed and not (tmp_path / "c").exists()
 
@@ -312,10 +312,10 @@ def test_a_failed_resume_of_a_complete_run_keeps_it_complete(finished, monkeypat
     seats = chunk_dirs(finished)[0] / "seats.parquet"
     seats.write_bytes(b"")
 
-    def broken(chunk, schema):
+    def broken(chunk, schema, registered):
         raise RuntimeError("worker trouble")
 
-    monkeypatch.setattr(runner_run, "play_chunk", broken)
+    monkeypatch.setattr(runner_run, "play_registered", broken)
     with pytest.raises(RuntimeError):
         run(finished, resume=True)
     assert json.loads((finished / "manifest.json").read_text())["status"] == "complete"
