@@ -168,7 +168,15 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
     cmd = cli_run(tmp_path, 3000)
     spec_path = tmp_path / "exp.yaml"
     out = tmp_path / "out"
-    proc = subprocess.Popen([*cmd, "--out", str(out)], stderr=subprocess.PIPE, text=True)
+    # SIGINT at its default in the child: a test run started in the background (``pytest &``
+    # in a shell without job control) inherits it ignored, and Python then never raises
+    # KeyboardInterrupt, so the run would play to the end
+    proc = subprocess.Popen(
+        [*cmd, "--out", str(out)],
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     wait_for_chunks(out, 2, proc)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=300)
