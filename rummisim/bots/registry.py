@@ -12,7 +12,7 @@ experiment loader, the runner and the tests all go through these functions:
 - ``register(cls)``: add a bot class (a ``Bot`` subclass with a ``name`` and a
   ``Params`` model) under its name; usable as a class decorator. A registration lives in
   the process that made it; the runner sends the registered classes an experiment names
-  with its chunks (``runner.run.registered_bots``), so worker processes play them too.
+  with its chunks (``runner.rows.registered_bots``), so worker processes play them too.
 - ``validate_spec(spec) -> BotSpec``: the grammar, the name and the parameters,
   checked without building a bot (no profile needed); ``BotError`` otherwise.
 - ``build_lineup(specs, profile, rngs)``: one bot per seat.

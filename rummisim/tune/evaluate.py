@@ -132,8 +132,8 @@ def play_trial(
         fault = None
         for tables in parallel(delayed(play_registered)(order, schema, registered) for order in orders):
             tally.add(tables, tune.kind)
-            faults = [f for f in tables["games"].column("fault").to_pylist() if f]
-            fault = fault or (faults[0] if faults else None)
+            if fault is None and tally.rounds == 0:  # only read while every game so far crashed
+                fault = next((f for f in tables["games"].column("fault").to_pylist() if f), None)
         if tally.rounds == 0:  # every game crashed: the trial has no value, and a retry none either
             first_fault = (fault or "no fault recorded").splitlines()[0][:200]
             raise TuneError(
