@@ -316,9 +316,7 @@ def inside_a_game() -> list:
         ),
         new_code_cell(TURNS_SETUP),
         new_markdown_cell("## What the bots do with a turn\n\nShare of each bot's turns by action."),
-        new_code_cell(
-            "pd.crosstab(turns['bot'], turns['action'], normalize='index').round(3)"
-        ),
+        new_code_cell("pd.crosstab(turns['bot'], turns['action'], normalize='index').round(3)"),
         new_markdown_cell(
             "## When do bots open?\n\n"
             "The initial meld is the first turn a seat plays in the `initial_meld` phase. A seat-round counts as "
@@ -436,7 +434,9 @@ def execute(nb: nbformat.NotebookNode, results: Path | None = None, cwd: Path = 
     if results is not None:
         os.environ["RUMMISIM_RESULTS"] = str(results)
     try:
-        NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(cwd)}}).execute()
+        NotebookClient(
+            nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(cwd)}}
+        ).execute()
     finally:
         if old is None:
             os.environ.pop("RUMMISIM_RESULTS", None)

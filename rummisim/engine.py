@@ -70,6 +70,7 @@ from rummisim.schema import EndReason
 
 Seat = Player | BotFactory  # a built bot, or a factory the engine calls with the seat's generator
 
+
 def _well_formed(play: Play, n_codes: int) -> bool:
     """Whether a bot's play is made of tile codes of the tile set (``0..n_codes - 1``) and sets
     of them, the only moves ``validate_move`` and the turn log describe. (Runs for every play:

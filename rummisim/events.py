@@ -167,8 +167,17 @@ class GameEnded:
 
 
 Event = (
-    Dealt | Drew | TookDiscard | Played | Discarded | Passed | TimedOut | Faulted
-    | TurnEnded | RoundEnded | GameEnded
+    Dealt
+    | Drew
+    | TookDiscard
+    | Played
+    | Discarded
+    | Passed
+    | TimedOut
+    | Faulted
+    | TurnEnded
+    | RoundEnded
+    | GameEnded
 )
 
 __all__ = [

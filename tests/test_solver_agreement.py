@@ -64,9 +64,7 @@ def method_mix():
     if not METHODS:
         return
     print("\n\nsolve() vs the MILP: positions answered per method, by axis / mode")
-    print(
-        f"{'axis / mode':<52}{'positions':>10}{'dp':>7}{'beam':>6}{'milp':>7}{'none':>6}{'dp share':>10}"
-    )
+    print(f"{'axis / mode':<52}{'positions':>10}{'dp':>7}{'beam':>6}{'milp':>7}{'none':>6}{'dp share':>10}")
     for key in sorted(METHODS):
         c = METHODS[key]
         n = c["positions"]

@@ -385,9 +385,7 @@ def _fields(action: int, n_types: int):
     )
 
 
-def decode(
-    chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple[Pin, ...] = (), host=None
-):
+def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple[Pin, ...] = (), host=None):
     """Replay the chosen steps (action words, first step first) into runs and groups (lists of
     tiles and faces), or None. Without pins the compiled ``_replay`` walks the steps and this
     builds the sets it lists; with pins, ``_decode_pinned``. ``host`` (``split_host``): the host
