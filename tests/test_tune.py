@@ -10,6 +10,7 @@ plays like ``baseline`` unless its ``skill`` is 0, when it never plays, so the t
 from __future__ import annotations
 
 import json
+import logging
 
 import pandas as pd
 import pytest
@@ -134,8 +135,18 @@ def test_a_trial_whose_games_all_crash_stops_the_study(tmp_path):
         crashed = (
             r"none of the 4 games of its first batch finished a round \(first fault: crash: RuntimeError"
         )
-        with pytest.raises(TuneError, match=crashed + ": cannot be built"):
-            run_study(tune, tmp_path / "s", jobs=1)
+        # optuna's own "Trial 0 failed ..." warnings do not come before that line
+        records: list[logging.LogRecord] = []
+        seen = logging.Handler()
+        seen.emit = records.append  # type: ignore[method-assign]
+        optuna_logger = logging.getLogger("optuna")
+        optuna_logger.addHandler(seen)
+        try:
+            with pytest.raises(TuneError, match=crashed + ": cannot be built"):
+                run_study(tune, tmp_path / "s", jobs=1)
+        finally:
+            optuna_logger.removeHandler(seen)
+        assert not [r.getMessage() for r in records if " failed with " in r.getMessage()]
     finally:
         BOTS.pop("unbuildable", None)
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import logging
 import shutil
 import time
 import warnings
@@ -158,6 +159,15 @@ def make_pruner(tune: Tune) -> Any:
     return optuna.pruners.NopPruner()
 
 
+class _NoFailedTrialLines(logging.Filter):
+    """Drops optuna's two "Trial N failed ..." warnings: a trial fails here only by raising, and
+    the driver reports that error itself (a ``TuneError`` as its one line)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not (message.startswith("Trial ") and " failed with " in message)
+
+
 @contextmanager
 def _quiet_optuna() -> Iterator[None]:
     """Optuna's own log lines and experimental warnings off (the driver reports trials itself)."""
@@ -165,11 +175,15 @@ def _quiet_optuna() -> Iterator[None]:
 
     level = optuna.logging.get_verbosity()
     optuna.logging.set_verbosity(optuna.logging.WARNING)
+    trials_logger = logging.getLogger("optuna.study._optimize")
+    dropped = _NoFailedTrialLines()
+    trials_logger.addFilter(dropped)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
             yield
     finally:
+        trials_logger.removeFilter(dropped)
         optuna.logging.set_verbosity(level)
 
 
