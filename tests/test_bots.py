@@ -392,6 +392,35 @@ def test_takes_the_discard_that_lets_it_play(name):
     assert bot.act(useless) == Draw()
 
 
+def test_a_turn_remembers_its_solver_answers(monkeypatch):
+    # deciding to take the top discard searches the rack with it; once it is taken, that search
+    # is not run again, but it is charged again (results do not depend on the memo), and a new
+    # turn forgets it
+    profile = load_profile("ramino-discard")
+    asked = []
+    real = search_module.solve
+
+    def counting(rack, table_, profile_, **kwargs):
+        asked.append(tuple(rack))
+        return real(rack, table_, profile_, **kwargs)
+
+    monkeypatch.setattr(search_module, "solve", counting)
+    bot = make("greedy", profile)
+    start = _view(profile, "R5 R6 K1 O9", "", opened=True, discard_top="R7")
+    assert bot.act(start) == Draw("discard")
+    with_top = tuple(sorted(tiles("R5 R6 R7 K1 O9", profile)))
+    assert asked.count(with_top) == 1
+    units = bot.search_units
+    after = dataclasses.replace(start, phase=Phase.AFTER_DRAW, rack=with_top, discard_top=None)
+    action = bot.act(after)
+    assert isinstance(action, Play) and action.played == tiles("R5 R6 R7", profile)
+    assert asked.count(with_top) == 1
+    searched = real(with_top, (), profile, initial=False, objective="tiles", budget=None)
+    assert bot.search_units - units == max(searched.nodes, 1)
+    bot.act(start)
+    assert asked.count(with_top) == 2
+
+
 def test_greedy_and_value_choose_different_plays(standard):
     view = _view(standard, "K1 K2 K4 K5 R13 O13 J", "", opened=True)
     assert len(make("greedy", standard).act(view).played) == 5

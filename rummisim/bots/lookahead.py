@@ -186,9 +186,7 @@ class LookaheadBot(ConservativeBot):
     def act(self, view: TurnView) -> Action:
         if view.phase != Phase.START:
             return super().act(view)
-        self._planned_discard = None
-        self._budget_left = self.profile.time_limit.search_budget
-        self._out_of_budget = False
+        self.start_turn()
         candidates = self.candidates(view)
         if self._out_of_budget:
             first = candidates[0].action

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from rummisim.solver import Solution
 
 KEEP_BACK_TRIES = 4  # discard candidates tried when a play would empty the rack
+REMEMBERED_ANSWERS = 64  # solver answers a bot keeps within a turn (``SearchBot.run_solver``)
 
 
 def solve(*args, **kwargs) -> Solution:
@@ -76,6 +77,7 @@ class SearchBot(Bot):
         # false: never the integer program; past the DP's limits, its best play found (a fast
         # policy, e.g. ``lookahead``'s rollouts; see ``rummisim.solver.solve``)
         self.exact = True
+        self._answers: dict[tuple, Solution] = {}  # this turn's solver answers (``run_solver``)
 
     # ----- the turn -----------------------------------------------------------------------
 
@@ -83,9 +85,7 @@ class SearchBot(Bot):
         if view.phase == Phase.DISCARD:
             return Discard(self.choose_discard(view))
         if view.phase == Phase.START:
-            self._planned_discard = None
-            self._budget_left = self.profile.time_limit.search_budget
-            self._out_of_budget = False
+            self.start_turn()
         solution = self.choose(view)
         play = Play(solution.table, solution.played) if solution is not None and solution.is_play else None
         if self._out_of_budget and view.phase == Phase.START:
@@ -98,6 +98,13 @@ class SearchBot(Bot):
         if isinstance(forced, Play):
             return forced
         return Draw("discard") if self.wants_discard_top(view) else forced
+
+    def start_turn(self) -> None:
+        """A new turn: no discard planned, the profile's search budget, no answers remembered."""
+        self._planned_discard = None
+        self._budget_left = self.profile.time_limit.search_budget
+        self._out_of_budget = False
+        self._answers.clear()
 
     def choose(self, view: TurnView) -> Solution | None:
         """The play to make now (``None`` or a solution without tiles: no play)."""
@@ -157,23 +164,37 @@ class SearchBot(Bot):
         objective: str,
         profile: RuleProfile | None = None,
     ) -> Solution | None:
-        """One solver call, charged to the turn's search budget."""
+        """One solver call, charged to the turn's search budget.
+
+        The turn's answers are remembered: a bot that asks the same question again (the
+        rack with the top discard, searched to decide whether to take it, and then once taken)
+        gets the answer it had, without a second search. ``solve`` is a pure function of its
+        arguments, the budget left among them, so that is the answer a new search would give,
+        and it is charged again as if searched (``search_units``, the budget): results do not
+        depend on the memo, only the time does."""
         if not tiles:
             return None
         left = self._budget_left  # None: no budget
         if left is not None and left <= 0:
             self._out_of_budget = True
             return None
-        solution = solve(
-            tiles,
-            view.table,
-            profile or self.profile,
-            initial=not view.opened,
-            objective=objective,
-            rearrange=self.rearrange,
-            budget=left,
-            exact=self.exact,
-        )
+        rules = profile or self.profile
+        key = (tuple(tiles), view.table, rules, view.opened, objective, self.rearrange, left, self.exact)
+        solution = self._answers.get(key)
+        if solution is None:
+            solution = solve(
+                tiles,
+                view.table,
+                rules,
+                initial=not view.opened,
+                objective=objective,
+                rearrange=self.rearrange,
+                budget=left,
+                exact=self.exact,
+            )
+            if len(self._answers) >= REMEMBERED_ANSWERS:
+                self._answers.clear()
+            self._answers[key] = solution
         self.search_units += max(solution.nodes, 1)
         if left is not None:
             self._budget_left = left - max(solution.nodes, 1)
