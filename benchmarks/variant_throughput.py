@@ -157,9 +157,9 @@ def main() -> int:
     head += "".join(f"{m:>7}" for m in METHODS) + f"{'MILP/1k':>9}"
     print(head)
     missed = 0
+    yardstick = ("standard", "greedy")
     for row in rows:
         name, bot = row
-        yardstick = ("standard", "greedy")
         ratio = rate[row] / rate[yardstick]
         lo, hi = np.percentile(boot[row] / boot[yardstick], [2.5, 97.5]) if row != yardstick else (1.0, 1.0)
         target = TARGET_BEGINNER if bot == "beginner" else TARGET_PROFILE

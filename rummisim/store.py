@@ -473,22 +473,13 @@ def custom_bots(experiment: Experiment) -> dict[str, dict[str, Any]]:
     (those are the package version and commit): by the name its specs use, ``bot_provenance``."""
     from importlib.metadata import packages_distributions
 
-    from rummisim.bots import parse_spec
-    from rummisim.bots.registry import is_own
+    from rummisim.bots.registry import foreign_bots
 
-    found: dict[str, dict[str, Any]] = {}
-    providers: Mapping[str, list[str]] | None = None
-    for cell in experiment.cells:
-        for spec in cell.lineup:
-            parsed = parse_spec(spec)
-            if parsed.name in found:
-                continue
-            cls = parsed.bot_class()
-            if is_own(cls):
-                continue
-            providers = packages_distributions() if providers is None else providers
-            found[parsed.name] = bot_provenance(cls, providers)
-    return found
+    found = foreign_bots(spec for cell in experiment.cells for spec in cell.lineup)
+    if not found:
+        return {}
+    providers = packages_distributions()
+    return {name: bot_provenance(cls, providers) for name, cls in found.items()}
 
 
 def bot_provenance(cls: type, providers: Mapping[str, list[str]]) -> dict[str, Any]:

@@ -23,7 +23,7 @@ experiment loader, the runner and the tests all go through these functions:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -53,9 +53,18 @@ def register(cls: type[Bot], *, replace: bool = False) -> type[Bot]:
     return cls
 
 
-def is_own(cls: type) -> bool:
-    """Whether a bot class is one of rummisim's own (defined in the package)."""
-    return cls.__module__ == "rummisim" or cls.__module__.startswith("rummisim.")
+def foreign_bots(specs: Iterable[Spec]) -> dict[str, type[Bot]]:
+    """The bot classes the ``specs`` name that are not rummisim's own (defined outside the
+    package), by the name the specs use, resolved as a game resolves them (``resolve_bot``)."""
+    found: dict[str, type[Bot]] = {}
+    for spec in specs:
+        name = parse_spec(spec).name
+        if name in found:
+            continue
+        cls = resolve_bot(name)
+        if not (cls.__module__ == "rummisim" or cls.__module__.startswith("rummisim.")):
+            found[name] = cls
+    return found
 
 
 @dataclass(frozen=True)

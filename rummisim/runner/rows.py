@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from rummisim.bots import BOTS, bot_label, bot_name, parse_spec, register
-from rummisim.bots.registry import is_own
+from rummisim.bots.registry import foreign_bots
 from rummisim.engine import GameRecord, RoundRecord, play_game
 from rummisim.experiment import Experiment
 from rummisim.profile import RuleProfile, profile_from_dict
@@ -175,13 +175,8 @@ def registered_bots(experiment: Experiment) -> dict[str, type]:
     """The bots the experiment names that were ``register``ed in this process and are not
     rummisim's own: they travel with every chunk (joblib and dask pickle a class by reference,
     or by value where it lives in ``__main__``), so a worker process plays them too."""
-    found: dict[str, type] = {}
-    for cell in experiment.cells:
-        for spec in cell.lineup:
-            cls = BOTS.get(parse_spec(spec).name)
-            if cls is not None and not is_own(cls):
-                found[cls.name] = cls
-    return found
+    found = foreign_bots(spec for cell in experiment.cells for spec in cell.lineup)
+    return {name: cls for name, cls in found.items() if BOTS.get(name) is cls}
 
 
 def play_registered(chunk: Chunk, schema: dict[str, Any], registered: dict[str, type]) -> dict[str, Any]:
