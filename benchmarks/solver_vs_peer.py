@@ -1,7 +1,7 @@
 """rummisim's solver side by side with the peer, PyPI ``rummikub-solver`` (a benchmark, not a test).
 
     pip install -e ".[bench]"
-    python benchmarks/solver_vs_peer.py [--per-phase 120] [--games 40] [--seed 2024]
+    python benchmarks/solver_vs_peer.py [--per-phase 120] [--games 40] [--seed 2024] [--repeats 3]
     python benchmarks/solver_vs_peer.py --hard [--hard-n 320] [--hard-seed 7]   # adds the hard set
     python benchmarks/solver_vs_peer.py --hard-only                              # the hard set alone
 
@@ -18,6 +18,10 @@ tiles, since under ``standard`` the opening may not touch the table). Times are 
 clock of the solve call alone, after a first call of each mode that is reported apart
 (our caches, the peer's cvxpy compilation). Each solver is timed in its own pass over the
 positions (ours, then the peer's), so neither runs on caches the other has just evicted.
+There are ``--repeats`` such passes (default 3), and a position's time is its median over
+them, so that a burst of load on a shared machine moves no figure; before each of our
+passes our caches of sets are cleared, so every pass meets the positions as new (the
+caches keyed by profile stay warm). The first pass's median is printed too.
 
 Every disagreement on tiles placed is printed with its position and a cause: our move is
 checked with ``rummisim.moves.validate_move``, and the peer's miss is matched against its
@@ -43,6 +47,8 @@ each and checked for agreement exactly as above; the timing table prints the tar
 from __future__ import annotations
 
 import argparse
+import functools
+import gc
 import sys
 import time
 from collections import Counter
@@ -286,15 +292,54 @@ def hard_positions(profile: RuleProfile, n: int, seed: int) -> list[Position]:
     return out
 
 
-def time_both(positions: list[Position], shared: RuleProfile, peer: Peer):
-    """Each solver in its own pass over the positions, ours first: neither is timed right
-    after the other's solve, whose allocations evict the caches (interleaved, our median
-    search on the hard set measured 1.33-1.57 ms against 0.93-1.05 ms in a pass of its own;
-    the peer's ~30 ms solves rebuild their model each call and are not affected)."""
-    ours = [solve_ours(pos, shared) for pos in positions]
-    theirs = [solve_peer(pos, peer) for pos in positions]
-    rows = [(pos, o, t) for pos, (o, _), t in zip(positions, ours, theirs, strict=True)]
-    return rows, ms([t for _, t in ours]), ms([t.seconds for t in theirs])
+PROFILE_CACHE = 64  # the most entries of our caches keyed by profile (tables, catalogues)
+
+
+def forget_sets() -> None:
+    """Clear our caches of sets and positions (``functools.lru_cache`` in ``rummisim``, bigger
+    than ``PROFILE_CACHE``), so that a pass meets every position as new; the caches keyed by
+    profile stay warm, as after the first calls."""
+    for obj in gc.get_objects():
+        if isinstance(obj, functools._lru_cache_wrapper) and obj.__module__.startswith("rummisim"):
+            maxsize = obj.cache_parameters()["maxsize"]
+            if maxsize is None or maxsize > PROFILE_CACHE:
+                obj.cache_clear()
+
+
+def time_both(positions: list[Position], shared: RuleProfile, peer: Peer, repeats: int):
+    """``repeats`` passes; in each, each solver times every position in a pass of its own, ours
+    first: neither is timed right after the other's solve, whose allocations evict the caches
+    (interleaved, our median search on the hard set measured 1.33-1.57 ms against 0.93-1.05 ms
+    in a pass of its own; the peer's ~30 ms solves rebuild their model each call and are not
+    affected). Our caches of sets are forgotten before each of our passes (``forget_sets``).
+    A position's time is its median over the passes: a burst of load on a shared machine
+    lands in one pass, not in the figure. Returns (rows of the first pass's answers, our
+    times, the peer's, both of the first pass alone)."""
+    ours_ms = np.empty((repeats, len(positions)))
+    peer_ms = np.empty((repeats, len(positions)))
+    rows = []
+    for k in range(repeats):
+        forget_sets()
+        ours = [solve_ours(pos, shared) for pos in positions]
+        theirs = [solve_peer(pos, peer) for pos in positions]
+        ours_ms[k] = ms([t for _, t in ours])
+        peer_ms[k] = ms([t.seconds for t in theirs])
+        if k == 0:
+            rows = [(pos, o, t) for pos, (o, _), t in zip(positions, ours, theirs, strict=True)]
+    return rows, np.median(ours_ms, axis=0), np.median(peer_ms, axis=0), (ours_ms, peer_ms)
+
+
+def print_passes(passes: tuple[np.ndarray, np.ndarray]) -> None:
+    """How the times were taken, and the median of each pass alone."""
+    ours, peer = passes
+    each = ", ".join(
+        f"{np.median(b) / np.median(a):.1f}x ({np.median(a):.2f} vs {np.median(b):.2f} ms)"
+        for a, b in zip(ours, peer, strict=True)
+    )
+    print(
+        f"times: per position the median of {len(ours)} passes (our caches of sets cleared before "
+        f"each); the median of each pass alone: {each}"
+    )
 
 
 def print_times(a: np.ndarray, b: np.ndarray, targets: dict[str, float] | None = None) -> int:
@@ -352,7 +397,7 @@ def run_games(args, shared: RuleProfile, peer: Peer) -> tuple[Counter, int]:
     bot, note = game_bot()
     positions = collect_positions(standard, bot, args.games, args.seed, args.per_phase)
     n = len(positions)
-    rows, a, b = time_both(positions, shared, peer)
+    rows, a, b, first = time_both(positions, shared, peer, args.repeats)
     ratio = b / np.maximum(a, 1e-9)
     n_initial = sum(p.initial for p in positions)
     print(
@@ -374,6 +419,7 @@ def run_games(args, shared: RuleProfile, peer: Peer) -> tuple[Counter, int]:
     print(f"model: profile {shared.name!r} (jokers.table_jokers: free, runs.wrap: none)")
     print()
     print_times(a, b)
+    print_passes(first)
     print(f"median of per-position ratios peer/ours: {np.median(ratio):.2f}")
     print(f"positions where ours is faster: {int((ratio > 1).sum())} / {n}")
     print(
@@ -399,7 +445,7 @@ def run_games(args, shared: RuleProfile, peer: Peer) -> tuple[Counter, int]:
 def run_hard(args, shared: RuleProfile, peer: Peer) -> tuple[Counter, int, int]:
     """The hard set: timing against the targets, and agreement."""
     positions = hard_positions(shared, args.hard_n, args.hard_seed)
-    rows, a, b = time_both(positions, shared, peer)
+    rows, a, b, first = time_both(positions, shared, peer, args.repeats)
     ratio = b / np.maximum(a, 1e-9)
     tables = np.array([sum(len(m) for m in p.table) for p in positions])
     racks = np.array([len(p.rack) for p in positions])
@@ -416,6 +462,7 @@ def run_hard(args, shared: RuleProfile, peer: Peer) -> tuple[Counter, int, int]:
     print(f"jokers: on the table in {on_table} positions, on the rack in {on_rack}")
     print()
     missed = print_times(a, b, HARD_TARGETS)
+    print_passes(first)
     print(
         f"median of per-position ratios peer/ours: {np.median(ratio):.2f}; p5 {np.percentile(ratio, 5):.2f}"
     )
@@ -452,7 +499,12 @@ def main() -> int:
     parser.add_argument("--hard-only", action="store_true", help="the hard set alone")
     parser.add_argument("--hard-n", type=int, default=320, help="positions in the hard set")
     parser.add_argument("--hard-seed", type=int, default=7)
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="timed passes over each set (a position's time: the median)"
+    )
     args = parser.parse_args()
+    if args.repeats < 1:
+        parser.error(f"--repeats must be at least 1, got {args.repeats}")
 
     standard = load_profile("standard")
     shared = free_joker_profile(standard)

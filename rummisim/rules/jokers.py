@@ -130,6 +130,10 @@ def check_table_jokers(profile, table, new_table, played_counts, *, allow_free: 
     sets that hold table jokers under it (else ``opening_below_threshold``)."""
     ts = profile.tileset
     joker = ts.joker
+    locked = profile.jokers.table_jokers == "locked"
+    strict_sets = not profile.jokers.take_from_joker_sets
+    if not locked and not strict_sets and accept is None:
+        return 0  # free jokers move like tiles
     old = [
         (i, face, joker_acceptable(profile, m, face))
         for i, m in enumerate(table)
@@ -138,10 +142,6 @@ def check_table_jokers(profile, table, new_table, played_counts, *, allow_free: 
         if t == joker
     ]
     if not old:
-        return 0
-    locked = profile.jokers.table_jokers == "locked"
-    strict_sets = not profile.jokers.take_from_joker_sets
-    if not locked and not strict_sets and accept is None:
         return 0
     slots = [
         (j, face)

@@ -101,6 +101,13 @@ def _injective_containment(old: list[Meld], new: list[Meld]) -> bool:
     return assign(0)
 
 
+def _within(played, rack) -> bool:
+    """Whether the rack holds every played tile (as many of each code)."""
+    have = Counter(rack)
+    have.subtract(played)
+    return min(have.values(), default=0) >= 0
+
+
 def validate_move(
     profile: RuleProfile,
     table: tuple[Meld, ...],
@@ -121,8 +128,8 @@ def validate_move(
         bad = sorted({t for t in played if not 0 <= t < n})
         raise IllegalMove("tile_not_in_rack", f"played tile code(s) {bad} outside the tile set (0..{n - 1})")
     played_counts = ts.counts(played)
-    rack_counts = ts.counts(rack)
-    if (played_counts > rack_counts).any():
+    if not _within(played, rack):
+        rack_counts = ts.counts(rack)
         extra = [c for c in range(n) if played_counts[c] > rack_counts[c]]
         raise IllegalMove(
             "tile_not_in_rack", f"played {format_tiles(extra, ts)} which the rack does not hold"
@@ -132,10 +139,11 @@ def validate_move(
     for meld in new_table:
         if not is_valid_meld(meld, profile):
             raise IllegalMove("invalid_set", f"not a valid set: {_shown(meld, ts)}")
-    old_counts = ts.counts(table_tiles(table))
-    new_counts = ts.counts(table_tiles(new_table))
-    surplus = new_counts - old_counts - played_counts
-    if surplus.any():  # (a table tile missing leaves a negative surplus too: named first)
+    old_tiles, new_tiles = table_tiles(table), table_tiles(new_table)
+    if sorted(new_tiles) != sorted(old_tiles + list(played)):
+        # (a table tile missing leaves a negative surplus too: named first)
+        old_counts, new_counts = ts.counts(old_tiles), ts.counts(new_tiles)
+        surplus = new_counts - old_counts - played_counts
         missing = np.flatnonzero(new_counts < old_counts)
         if missing.size:
             raise IllegalMove(

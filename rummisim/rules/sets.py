@@ -61,27 +61,33 @@ def _run_positions(faces: tuple[int, ...], ts: TileSet, wrap: bool) -> list[int]
 
 def face_kind(faces: tuple[int, ...], profile: RuleProfile) -> str | None:
     """'run', 'group' or None for a multiset of faces (order does not matter)."""
+    shape = _face_shape(tuple(faces), profile)
+    return None if shape is None else shape[0]
+
+
+@lru_cache(maxsize=1 << 16)
+def _face_shape(faces: tuple[int, ...], profile: RuleProfile) -> tuple[str, tuple[int, ...]] | None:
+    """(kind, the order of the faces' indices that normalises the set: groups in colour order,
+    runs in run order) of a tuple of faces, or None when they form no set; remembered (the
+    same faces come back position after position, turn after turn)."""
     ts = profile.tileset
     n = len(faces)
     if n == 0 or any(not 0 <= f < ts.joker for f in faces):
         return None
     value = ts.value_of(faces[0])
     if all(ts.value_of(f) == value for f in faces):
-        colours = {ts.colour_of(f) for f in faces}
-        if len(colours) == n and profile.groups.min_size <= n <= profile.groups.max_size:
-            return "group"
+        colours = [ts.colour_of(f) for f in faces]
+        if len(set(colours)) == n and profile.groups.min_size <= n <= profile.groups.max_size:
+            return "group", tuple(sorted(range(n), key=colours.__getitem__))
         return None
-    if profile.runs.min_length <= n <= ts.values and _run_positions(faces, ts, profile.wrap):
-        return "run"
-    return None
-
-
-def _sort_key_factory(faces: tuple[int, ...], kind: str, ts: TileSet, wrap: bool):
-    if kind == "group":
-        return ts.colour_of
-    positions = _run_positions(faces, ts, wrap)
-    high_one = positions is not None and positions[-1] == ts.values + 1
-    return lambda f: ts.value_of(f) + (ts.values if high_one and ts.value_of(f) == 1 else 0)
+    if not profile.runs.min_length <= n <= ts.values:
+        return None
+    positions = _run_positions(faces, ts, profile.wrap)
+    if not positions:
+        return None
+    high_one = positions[-1] == ts.values + 1
+    at = [ts.value_of(f) + (ts.values if high_one and ts.value_of(f) == 1 else 0) for f in faces]
+    return "run", tuple(sorted(range(n), key=at.__getitem__))
 
 
 def make_meld(tiles, faces, profile: RuleProfile) -> Meld:
@@ -90,10 +96,9 @@ def make_meld(tiles, faces, profile: RuleProfile) -> Meld:
     if not is_valid_meld_parts(tiles, faces, profile):
         ts = profile.tileset
         raise ValueError(f"not a valid set: {format_meld_parts(tiles, faces, ts)}")
-    kind = face_kind(faces, profile)
-    assert kind is not None  # a valid set is a run or a group
-    key = _sort_key_factory(faces, kind, profile.tileset, profile.wrap)
-    order = sorted(range(len(tiles)), key=lambda i: key(faces[i]))
+    shape = _face_shape(faces, profile)
+    assert shape is not None  # a valid set is a run or a group
+    order = shape[1]
     return Meld(tuple(tiles[i] for i in order), tuple(faces[i] for i in order))
 
 
