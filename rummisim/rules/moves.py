@@ -101,13 +101,6 @@ def _injective_containment(old: list[Meld], new: list[Meld]) -> bool:
     return assign(0)
 
 
-def _within(played, rack) -> bool:
-    """Whether the rack holds every played tile (as many of each code)."""
-    have = Counter(rack)
-    have.subtract(played)
-    return min(have.values(), default=0) >= 0
-
-
 def validate_move(
     profile: RuleProfile,
     table: tuple[Meld, ...],
@@ -128,7 +121,7 @@ def validate_move(
         bad = sorted({t for t in played if not 0 <= t < n})
         raise IllegalMove("tile_not_in_rack", f"played tile code(s) {bad} outside the tile set (0..{n - 1})")
     played_counts = ts.counts(played)
-    if not _within(played, rack):
+    if not Counter(played) <= Counter(rack):  # (multiset inclusion)
         rack_counts = ts.counts(rack)
         extra = [c for c in range(n) if played_counts[c] > rack_counts[c]]
         raise IllegalMove(

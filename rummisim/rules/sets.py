@@ -93,31 +93,34 @@ def _face_shape(faces: tuple[int, ...], profile: RuleProfile) -> tuple[str, tupl
 def make_meld(tiles, faces, profile: RuleProfile) -> Meld:
     """Build a normalised ``Meld`` (raises ``ValueError`` if it is not a valid set)."""
     tiles, faces = tuple(int(t) for t in tiles), tuple(int(f) for f in faces)
-    if not is_valid_meld_parts(tiles, faces, profile):
+    shape = _valid_shape(tiles, faces, profile)
+    if shape is None:
         ts = profile.tileset
         raise ValueError(f"not a valid set: {format_meld_parts(tiles, faces, ts)}")
-    shape = _face_shape(faces, profile)
-    assert shape is not None  # a valid set is a run or a group
     order = shape[1]
     return Meld(tuple(tiles[i] for i in order), tuple(faces[i] for i in order))
 
 
 def is_valid_meld_parts(tiles: tuple[int, ...], faces: tuple[int, ...], profile: RuleProfile) -> bool:
+    return _valid_shape(tiles, faces, profile) is not None
+
+
+def _valid_shape(tiles, faces, profile: RuleProfile) -> tuple[str, tuple[int, ...]] | None:
+    """The faces' shape (``_face_shape``) when the tiles match their faces and form a valid set
+    (a numbered tile, at most ``jokers.max_per_set`` jokers), else None."""
     ts = profile.tileset
     if len(tiles) != len(faces):
-        return False
+        return None
     numbered = 0
     for tile, face in zip(tiles, faces, strict=True):
         if tile == ts.joker:
             continue
         if tile != face:
-            return False
+            return None
         numbered += 1
-    return (
-        numbered >= MIN_NUMBERED_TILES
-        and len(tiles) - numbered <= profile.jokers.max_per_set
-        and face_kind(faces, profile) is not None
-    )
+    if numbered < MIN_NUMBERED_TILES or len(tiles) - numbered > profile.jokers.max_per_set:
+        return None
+    return _face_shape(tuple(faces), profile)
 
 
 def is_valid_meld(meld: Meld, profile: RuleProfile) -> bool:
