@@ -76,6 +76,24 @@ def test_tracked_host_agrees_with_milp(tracked, name, n, seed, objective):
     assert sum(tracked) >= 5
 
 
+def test_a_host_with_a_rack_one_after_13(tracked):
+    """With wrap, the tracking search tries the rack 1 high where a table 1 of that colour could
+    be too: here the freed joker's host is ``O12 J O1`` with the rack's O12 and O1 (the table's
+    O1 stays in ``K1 R1 O1``), which a table 1 placed high first would miss (4 tiles, 26 points,
+    before the fix)."""
+    profile = load_profile("ramino-discard")
+    table = parse_table(
+        "B11 J(B12) J(B13) B1 | R3 R4 R5 R6 | R7 R8 R9 R10 R11 R12 R13 R1 | B10 B11 B12"
+        " | B5 B6 B7 B8 B9 | B3 B4 B5 B6 B7 B8 B9 B10 | K1 R1 O1",
+        profile,
+    )
+    rack = parse_tiles("R11 O1 O12 B1 B13", profile)
+    ours = solve_dp(rack, table, profile, objective="tiles")
+    assert ours is not None and (len(ours.played), placed_value(ours.played, profile)) == (4, 37)
+    validate_move(profile, table, rack, ours.table, ours.played, opened=True)
+    assert any(tracked)  # the tracking search answered
+
+
 # (profile, table, rack, tiles, value): openings that may touch the table, with more host sets
 # than ``MAX_HOST_SOLVES`` (the MILP answered them before the tracking search)
 GAME_POSITIONS = [

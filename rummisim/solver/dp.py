@@ -1789,7 +1789,7 @@ def _search(
     best_grids = None
     last = None
     no_wrap = np.zeros_like(wrapable)
-    for tg, rg in _wrap_splits(tgrid, rgrid, wrapable, n_jokers, pins=pins):
+    for tg, rg in _wrap_splits(tgrid, rgrid, wrapable, n_jokers, pins=pins, rack_high=host is not None):
         floors = bounds
         if best_score is not None:  # only a better play is of interest
             floors = sorted({max(b, best_score + 1) for b in bounds}, reverse=True)
@@ -1815,14 +1815,16 @@ def _search(
     return best
 
 
-def _wrap_splits(tgrid, rgrid, wrapable, n_jokers: int, *, pins=None):
+def _wrap_splits(tgrid, rgrid, wrapable, n_jokers: int, *, pins=None, rack_high: bool = False):
     """Grids of the sub-problems of a wrap search, no high 1 first: for each choice of how many
     1s of each colour sit high (at V+1, after 13), those 1s move from position 1 to V+1 (table
     1s first: a table tile and a rack tile of one face are interchangeable, and a table 1 placed
     high leaves the rack 1 free for more), with no split left for the kernel. A rack 1 moved high
     may still stay on the rack (the kernel plays rack tiles at will): that is the same play as a
     sub-problem with fewer high 1s. A colour takes high 1s only if a run can reach V+1: its 12
-    and 13, or jokers for what is missing."""
+    and 13, or jokers for what is missing. ``rack_high`` (a search that tracks host sets): a
+    rack 1 counts as a host's rack item where a table 1 does not, so they are not
+    interchangeable, and every mix of table and rack 1s high is a sub-problem of its own."""
     last = tgrid.shape[0] - 1
     have = (tgrid + rgrid) > 0
     if pins is not None:  # pinned runs (out of the grids) cover their positions too
@@ -1832,12 +1834,23 @@ def _wrap_splits(tgrid, rgrid, wrapable, n_jokers: int, *, pins=None):
     for c in range(tgrid.shape[1]):
         ones = int(tgrid[0, c] + rgrid[0, c]) if wrapable[c] else 0
         missing = int(not have[last - 1, c]) + int(not have[last - 2, c])
-        choices.append(range(ones + 1) if ones and missing <= n_jokers else range(1))
+        highs = range(ones + 1) if ones and missing <= n_jokers else range(1)
+        table_ones = int(tgrid[0, c])
+        choices.append(
+            [
+                (high, from_table)
+                for high in highs
+                for from_table in (
+                    range(min(high, table_ones), max(0, high - (ones - table_ones)) - 1, -1)
+                    if rack_high
+                    else (min(high, table_ones),)
+                )
+            ]
+        )
     for split in product(*choices):
         tg = tgrid.copy()
         rg = rgrid.copy()
-        for c, high in enumerate(split):
-            from_table = min(high, int(tgrid[0, c]))
+        for c, (high, from_table) in enumerate(split):
             tg[0, c] -= from_table
             rg[0, c] -= high - from_table
             tg[last, c] = from_table
