@@ -2,6 +2,7 @@
 their solver calls (a benchmark, not a test).
 
     python benchmarks/variant_throughput.py [--games 64] [--repeats 3] [--profile NAME ...]
+        [--track-two-hosts]
 
 Rows: four ``greedy`` bots under each built-in profile (or the ``--profile`` subset; ``standard``
 greedy always runs, it is the yardstick) and four ``beginner`` bots (``rearrange=False``
@@ -42,6 +43,7 @@ from collections import Counter, defaultdict
 import numpy as np
 
 import rummisim.solver.dispatch as dispatch
+import rummisim.solver.dp as dp
 from rummisim import builtin_profiles, load_profile, play_game
 from rummisim.solver import METHODS
 
@@ -104,7 +106,14 @@ def main() -> int:
         default=None,
         help="a built-in profile to run (repeatable; default: all)",
     )
+    parser.add_argument(
+        "--track-two-hosts",
+        action="store_true",
+        help="two freed jokers past the host listing go to the search with two host fields "
+        "(dp.TRACK_TWO_HOSTS), not the MILP",
+    )
     args = parser.parse_args()
+    dp.TRACK_TWO_HOSTS = args.track_two_hosts
     names = sorted(builtin_profiles())
     if args.profile:
         unknown = sorted(set(args.profile) - set(names))

@@ -69,7 +69,17 @@ the rack: the freed joker cannot move to another set); it closes as the host set
 freed joker and two rack items in it, jokers appended at its end if need be. The freed joker
 joins the groups of a value that hold rack copies of two colours (or one and a rack joker;
 ``_host_groups`` forms them). Where that pass decodes into a play ``validate_move`` refuses,
-or passes ``MAX_TRACKED_HOST_STATES``, the MILP answers. A search cut short by its budget
+or passes ``MAX_TRACKED_HOST_STATES``, the MILP answers. Two freed jokers (only with
+``TRACK_TWO_HOSTS``, off by default): a second host field, which starts only once the first
+has (the jokers are interchangeable); where both host runs take a tile of one face and one
+rack copy is played there, it counts for one of them (the action's share bit says which); the
+first host run may take the second freed joker too (one set holding both: ``_host_move``'s
+ops 4, 8 and 9, or leading jokers at the top); both may join the groups of one value (a
+relaxation: ``_host_groups`` finds a group each or one for both, else the play is refused).
+It is exact on every position compared with the MILP, but creates about ten times the states
+of the plain DP: 8 of the 20 game positions it got in 320 games ran past its limit (or decoded
+into a refused play) and cost the MILP's time on top. Off until its states shrink and the
+shipped experiments are run again with it. A search cut short by its budget
 answers the best of the beam pass's play and the legal plays the exact search found
 (``Meter.keep``).
 
@@ -163,8 +173,11 @@ from rummisim.solver.common import gain as item_gain
 from rummisim.solver.dp_decode import (
     G_AT,
     GROUP_NUMBERED,
+    HOST2_GROUP_AT,
+    HOST2_OP_AT,
     HOST_GROUP_AT,
     HOST_OP_AT,
+    HOST_SHARE_AT,
     STARTS_AT,
     TYPE_A,
     X_AT,
@@ -458,11 +471,12 @@ def _kernel(
     pin_join_c,  # (P, C) ... that a run of type C may join
     pin_drop,  # (states, 2) a colour state less one run of type A / C; -1 if none
     pin_add,  # (states,) a colour state plus one valid run; -1 past the open runs
-    host,  # None, or the host set of one freed table joker is tracked (``_host_move``): (the
-    # host field's first bit in the key, the rack jokers among the DP's jokers, per run type
-    # the type after a tile / a joker (-1: none), may close, leading jokers that close it at
-    # the last position (-1: none), per (n, m) of a value's groups the joker counts they may
-    # hold as bits); None compiles a kernel without the host code
+    host,  # None, or the host sets of one or two freed table jokers are tracked
+    # (``_host_move``): (the host field's first bit in the key, the rack jokers among the DP's
+    # jokers, per run type the type after a tile / a joker (-1: none), may close, leading
+    # jokers that close it at the last position (-1: none), per (n, m) of a value's groups the
+    # joker counts they may hold as bits, the second host field's first bit or -1); None
+    # compiles a kernel without the host code
 ):
     """Run the DP. Returns (index of the best final state, NO_STATE, OVERFLOW or
     OVER_BUDGET; states created). Every state kept can still reach ``bound``,
@@ -514,12 +528,13 @@ def _kernel(
                 s0 = (key >> shift) & wmask
                 used = (key >> jokers_at) & jmask
                 hstate = (key >> host[0]) & HOST_MASK if host is not None else 0
-                n_ops = 1
-                if host is not None:
-                    if hstate < HOST_DONE:
-                        n_ops = 2  # no host set yet: nothing, or one starts here
-                    elif hstate >= HOST_ACTIVE and (hstate - HOST_ACTIVE) // HOST_PER_COLOUR == c:
-                        n_ops = HOST_OPS  # the host set is a run of this colour
+                # the second freed joker's host field (``host[7]``; HOST_DONE where there is none)
+                h2state = HOST_DONE
+                if host is not None and host[7] >= 0:
+                    h2state = (key >> host[7]) & HOST_MASK
+                n_ops = _host_ops(hstate, c) if host is not None else 1
+                n_ops2 = _host_ops(h2state, c) if host is not None else 1
+                n_share = 2 if n_ops2 > 1 else 1  # which host run a rack copy counts for
                 rem = n_jokers - used
                 n_grp = (key >> n_at) & nmask
                 m_grp = (key >> m_at) & mmask
@@ -537,6 +552,8 @@ def _kernel(
                 cleared = cleared & ~(nmask << n_at) & ~(mmask << m_at)
                 if host is not None:
                     cleared = cleared & ~(HOST_MASK << host[0])
+                    if host[7] >= 0:
+                        cleared = cleared & ~(HOST_MASK << host[7])
                 if wrap_low or wrap_high:
                     cleared = cleared & ~(lmask << low_shift)
                 for joins in range((p_start + 1) * (p_start + 1)):
@@ -570,14 +587,42 @@ def _kernel(
                                 grp = ((n_grp + g) << n_at) | (max(m_grp, g) << m_at)
                                 if wrap_low:
                                     grp = grp | (x << low_shift)
-                                for op in range(n_ops):
-                                    h_new = h_tile = h_jok = 0
+                                for ops in range(n_ops * n_ops2 * n_share):
+                                    op = ops // (n_ops2 * n_share)
+                                    op2 = (ops // n_share) % n_ops2
+                                    rack_1 = rack_2 = x > t
+                                    if op in (1, 2) and op2 in (1, 2) and x - t == 1:
+                                        # both host runs take a tile of this face, one rack copy
+                                        # is played here: it counts for one of them
+                                        rack_1 = ops % n_share == 0
+                                        rack_2 = not rack_1
+                                    elif ops % n_share:
+                                        continue
+                                    h_new = h_tile = h_jok = h2_new = 0
                                     if host is not None:
-                                        h_new, h_tile, h_jok = _host_move(
-                                            hstate, op, c, x > t, g > 0, host[1], spare_tile,
-                                            host[2], host[3], host[4],
+                                        h_new, h_tile, h_jok, took = _host_move(
+                                            hstate, op, c, rack_1, g > 0, host[1], spare_tile,
+                                            host[2], host[3], host[4], h2state < HOST_DONE,
                                         )  # fmt: skip
-                                        if h_new < 0 or h_jok > rem:
+                                        if h_new < 0:
+                                            continue
+                                        if host[7] >= 0:
+                                            # the second host set starts only once the first has
+                                            # (the two freed jokers are interchangeable); where
+                                            # the first took the second freed joker, it is done
+                                            if (op2 == 1 or took) and h_new < HOST_DONE:
+                                                continue
+                                            h2_new, h2_tile, h2_jok, _ = _host_move(
+                                                h2state, op2, c, rack_2, g > 0, host[1], spare_tile,
+                                                host[2], host[3], host[4], False,
+                                            )  # fmt: skip
+                                            if h2_new < 0 or (took and op2):
+                                                continue
+                                            if took:
+                                                h2_new = HOST_DONE
+                                            h_tile += h2_tile
+                                            h_jok += h2_jok
+                                        if h_jok > rem:
                                             continue
                                     u = x - q - g - h_tile
                                     if u < 0:
@@ -596,8 +641,11 @@ def _kernel(
                                         nk = cleared | (s_new << shift) | (placed << jokers_at) | grp
                                         if host is not None:
                                             nk = nk | (h_new << host[0])
+                                            if host[7] >= 0:
+                                                nk = nk | (h2_new << host[7])
                                         action = moves[row, 2] | (x << X_AT) | (g << G_AT)
-                                        action = action | (op << HOST_OP_AT)
+                                        action = action | (op << HOST_OP_AT) | (op2 << HOST2_OP_AT)
+                                        action = action | ((ops % n_share) << HOST_SHARE_AT)
                                         count = _insert(
                                             nk, sc_x, i, action, keys, scores, parents, actions,
                                             count, hi, htab, hinfo,
@@ -625,21 +673,37 @@ def _kernel(
                 continue
             base = key & ~(nmask << n_at) & ~(mmask << m_at) & ~(jmask << jokers_at)
             hstate = (key >> host[0]) & HOST_MASK if host is not None else 0
+            h2state = HOST_DONE
+            if host is not None and host[7] >= 0:
+                h2state = (key >> host[7]) & HOST_MASK
+            n_in = 2 if host is not None and hstate < HOST_DONE else 1
+            n_in2 = 2 if host is not None and h2state < HOST_DONE else 1
             # no host set yet: its count of rack colours in groups starts again; or the freed
-            # joker joins the groups of this value (a group with two rack items: ``_host_group``)
-            for h_in in range(2 if host is not None and hstate < HOST_DONE else 1):
+            # joker joins the groups of this value (a group with two rack items: ``_host_group``);
+            # the second joins only where the first has a set (here or before)
+            for ins in range(n_in * n_in2):
+                h_in = ins // n_in2
+                h_in2 = ins % n_in2
                 z = jg
                 h_new = hstate
-                if host is not None and hstate < HOST_DONE:
-                    h_new = 0
-                    if h_in:
-                        z = _host_group_jokers(jg, hstate, host[1], allow_group[p])
+                h2_new = h2state
+                if host is not None:
+                    if hstate < HOST_DONE:
+                        h_new = HOST_DONE if h_in else 0
+                    if h2state < HOST_DONE:
+                        if h_in2 and h_new < HOST_DONE:
+                            continue
+                        h2_new = HOST_DONE if h_in2 else 0
+                    if h_in or h_in2:
+                        colours = hstate if h_in else h2state
+                        z = _host_group_jokers(jg, colours, host[1], allow_group[p], h_in + h_in2)
                         if z < 0 or used + z > n_jokers or not (host[6][n_grp, m_grp] >> z) & 1:
                             continue
-                        h_new = HOST_DONE
                     base = (base & ~(HOST_MASK << host[0])) | (h_new << host[0])
+                    if host[7] >= 0:
+                        base = (base & ~(HOST_MASK << host[7])) | (h2_new << host[7])
                 nk = base | ((used + z) << jokers_at)
-                action = z | (h_in << HOST_GROUP_AT)
+                action = z | (h_in << HOST_GROUP_AT) | (h_in2 << HOST2_GROUP_AT)
                 count = _insert(
                     nk, scores[i], i, action, keys, scores, parents, actions, count, hi, htab, hinfo
                 )  # fmt: skip
@@ -666,15 +730,23 @@ def _kernel(
                 break
             lead += final_jokers[s]
         if ok and host is not None:
-            hstate = (key >> host[0]) & HOST_MASK
-            if hstate < HOST_DONE:
-                ok = False  # the freed joker is in no set
-            elif hstate > HOST_DONE:  # a host run still open: leading jokers close it
-                r = (hstate - HOST_ACTIVE) % HOST_PER_COLOUR
-                h_lead = host_lead(r // 6, (r // 2) % 3, r % 2, host[1], host[5])
-                if h_lead < 0:
-                    ok = False
-                lead += h_lead
+            # the second freed joker in no set yet: it leads the first host run, still open
+            h2state = HOST_DONE
+            if host[7] >= 0:
+                h2state = (key >> host[7]) & HOST_MASK
+            for f in range(2 if host[7] >= 0 else 1):
+                hstate = (key >> (host[0] if f == 0 else host[7])) & HOST_MASK
+                if hstate < HOST_DONE:
+                    ok = f == 1 and (key >> host[0]) & HOST_MASK > HOST_DONE
+                    break
+                if hstate > HOST_DONE:  # a host run still open: leading jokers close it
+                    r = (hstate - HOST_ACTIVE) % HOST_PER_COLOUR
+                    extra = 1 if f == 0 and h2state < HOST_DONE else 0
+                    h_lead = host_lead(r // 6, (r // 2) % 3, r % 2, host[1], host[5], extra)
+                    if h_lead < 0:
+                        ok = False
+                        break
+                    lead += h_lead
         if ok and ((key >> jokers_at) & jmask) + lead > n_jokers:
             ok = False
         if ok and (best == NO_STATE or scores[i] > best_score):
@@ -691,62 +763,86 @@ HOST_DONE = 3
 HOST_ACTIVE = 4
 HOST_PER_COLOUR = 24  # 4 untracked run types x 3 counts of rack items x freed joker or not
 HOST_MASK = 127
-HOST_OPS = 8  # a host run's moves at its colour step: see ``_host_move``
+HOST_OPS = 10  # a host run's moves at its colour step: see ``_host_move``
 HOST_BITS = 7
 HOST_TYPES = ("A", "C", "D", "E")  # the run types a host run takes (untracked joker counts)
 
 
 @numba.njit(cache=True, nogil=True)
-def _host_move(hstate, op, c, rack_here, to_groups, n_rj, spare_tile, after_tile, after_joker, closes):
-    """One move of the host field at a colour step (colour ``c``): (its new value, tiles it
-    takes from those used here, jokers it places), the value -1 for no such move. Before the
-    host set exists, ``op`` 0 is no move (a group here that takes a rack copy of the face counts
-    a rack colour) and 1 starts it with a tile; a host run of this colour must take a tile
-    (2), a rack joker (3), the freed joker (4), or close (5..7: with 0..2 jokers appended at
-    its end, the freed joker first, then a rack joker), which makes it the host set when it
-    holds the freed joker and two rack items. A rack copy of the face is used here
-    (``rack_here``): one of them is the host's tile."""
+def _host_move(
+    hstate, op, c, rack_here, to_groups, n_rj, spare_tile, after_tile, after_joker, closes, other
+):  # fmt: skip
+    """One move of a host field at a colour step (colour ``c``): (its new value, tiles it takes
+    from those used here, jokers it places, whether it took the other freed joker), the value -1
+    for no such move. Before the host set exists, ``op`` 0 is no move (a group here that takes a
+    rack copy of the face counts a rack colour) and 1 starts it with a tile; a host run of this
+    colour must take a tile (2), a rack joker (3), the freed joker (4; once it holds it, the other
+    freed joker where that has no set yet, ``other``), or close (5..7: with 0..2 jokers appended
+    at its end, the freed joker first, then a rack joker; 8..9: with 1..2 appended, the other
+    freed joker among them), which makes it the host set when it holds the freed joker and two
+    rack items. A rack copy of the face is used here (``rack_here``): one of them is the host's
+    tile."""
     if hstate < HOST_DONE:
         if op == 0:
-            return min(2, hstate + (1 if to_groups and rack_here else 0)), 0, 0
-        return HOST_ACTIVE + c * HOST_PER_COLOUR + (2 if rack_here else 0), 1, 0
+            return min(2, hstate + (1 if to_groups and rack_here else 0)), 0, 0, False
+        if op > 1:
+            return -1, 0, 0, False
+        return HOST_ACTIVE + c * HOST_PER_COLOUR + (2 if rack_here else 0), 1, 0, False
     if hstate == HOST_DONE or (hstate - HOST_ACTIVE) // HOST_PER_COLOUR != c:
-        return hstate, 0, 0
+        return hstate, 0, 0, False
     r = (hstate - HOST_ACTIVE) % HOST_PER_COLOUR
     kind = r // 6
     items = (r // 2) % 3
     freed = r % 2
     at = HOST_ACTIVE + c * HOST_PER_COLOUR
     if op == 2:
-        return at + after_tile[kind] * 6 + min(2, items + (1 if rack_here else 0)) * 2 + freed, 1, 0
+        return at + after_tile[kind] * 6 + min(2, items + (1 if rack_here else 0)) * 2 + freed, 1, 0, False
     if op == 3:
         if n_rj == 0 or spare_tile or after_joker[kind] < 0:
-            return -1, 0, 0
-        return at + after_joker[kind] * 6 + min(2, items + 1) * 2 + freed, 0, 1
+            return -1, 0, 0, False
+        return at + after_joker[kind] * 6 + min(2, items + 1) * 2 + freed, 0, 1, False
     if op == 4:
-        if freed or after_joker[kind] < 0:
-            return -1, 0, 0
-        return at + after_joker[kind] * 6 + items * 2 + 1, 0, 1
+        if after_joker[kind] < 0 or (freed and not other):
+            return -1, 0, 0, False
+        return at + after_joker[kind] * 6 + items * 2 + 1, 0, 1, freed == 1
     if op < 2 or not closes[kind]:
-        return -1, 0, 0
-    appended = op - 5
-    rack_jokers = appended - (1 if appended and not freed else 0)
-    if rack_jokers > n_rj or not (freed or appended) or items + rack_jokers < 2:
-        return -1, 0, 0
-    return HOST_DONE, 0, appended
+        return -1, 0, 0, False
+    took = op >= 8
+    if took and not other:
+        return -1, 0, 0, False
+    appended = op - 7 if took else op - 5
+    # the appended jokers: this host's freed joker (where not in yet), the other's, rack jokers
+    rack_jokers = appended - (1 if appended and not freed else 0) - (1 if took else 0)
+    if rack_jokers < 0 or rack_jokers > n_rj or not (freed or appended) or items + rack_jokers < 2:
+        return -1, 0, 0, False
+    return HOST_DONE, 0, appended, took
 
 
 @numba.njit(cache=True, nogil=True)
-def _host_group_jokers(jg, rack_colours, n_rj, allowed):
-    """Jokers the groups of a value take when the freed joker joins one of them beside two rack
-    items (``rack_colours`` colours with a rack copy in the groups, or one and a rack joker):
-    at least the ``jg`` they need, one more where they need none; -1 where it cannot."""
+def _host_ops(hstate, c):
+    """The moves of a host field at a colour step of colour ``c`` (``_host_move``): no host set
+    yet, nothing or one starts here; the host set is a run of this colour, ``HOST_OPS``; else
+    none (the field stays)."""
+    if hstate < HOST_DONE:
+        return 2
+    if hstate >= HOST_ACTIVE and (hstate - HOST_ACTIVE) // HOST_PER_COLOUR == c:
+        return HOST_OPS
+    return 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _host_group_jokers(jg, rack_colours, n_rj, allowed, freed):
+    """Jokers the groups of a value take when ``freed`` freed jokers (1 or 2) join them beside two
+    rack items each, or both in one group beside two (``rack_colours`` colours with a rack copy
+    in the groups, or one and a rack joker): at least the ``jg`` they need, at least the freed
+    jokers (and the rack joker); -1 where it cannot. Two freed jokers in the groups of one value
+    are a relaxation (the decoding finds their groups, else the play is refused)."""
     if not allowed:
         return -1
     if rack_colours >= 2:
-        return max(jg, 1)
+        return max(jg, freed)
     if rack_colours == 1 and n_rj > 0:
-        return max(jg, 2)
+        return max(jg, freed + 1)
     return -1
 
 
@@ -1348,12 +1444,13 @@ def _hosted(
     rack, full_rack, table, profile, objective, virtual, forced, floor, prune, placed, host_cap, meter,
     pinned=(),
 ):  # fmt: skip
-    """``_host_sets_search``; where that gives up on one freed joker (too many host sets, or
-    a host play it cannot place), one search that tracks the host set (``_tracked_host``),
-    except when settling for a play not proven best (``Meter.settle``)."""
+    """``_host_sets_search``; where that gives up on one or two freed jokers (too many host
+    sets, or a host play it cannot place), one search that tracks the host sets
+    (``_tracked_host``), except when settling for a play not proven best (``Meter.settle``)."""
     args = (rack, full_rack, table, profile, objective, virtual, forced)
     found = _host_sets_search(*args, floor, prune, placed, host_cap, meter, pinned)
-    if found is not None or placed or pinned or meter.settle or len(forced) != 1:
+    tracked = len(forced) == 1 or (TRACK_TWO_HOSTS and len(forced) == 2)
+    if found is not None or placed or pinned or meter.settle or not tracked:
         return found
     return _tracked_host(rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune)
 
@@ -1438,25 +1535,34 @@ def _host_sets_search(
 
 # states a search that tracks the host set of a freed joker may create (past them: the MILP)
 MAX_TRACKED_HOST_STATES = 1 << 19
+# Two freed jokers whose host sets are too many to list: tracked by one search with two host
+# fields (True), or handed to the MILP (False, the default until the shipped experiments are
+# run again with it: it breaks ties differently from the MILP). Like the MILP it stands in for,
+# that search is not charged to the search budget.
+TRACK_TWO_HOSTS = False
 
 
 def _tracked_host(rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune):
-    """``_hosted`` for one freed joker by one search that tracks its host set (``_best`` with
-    ``host``): its best play if that reaches ``floor``, else a score below ``floor``; None
-    where that search does not apply, runs past ``MAX_TRACKED_HOST_STATES`` or decodes into a
-    play that ``validate_move`` refuses. Its states count against the search budget like any
-    other pass (past the budget: ``SearchBudgetSpent``)."""
-    capped = meter.left is None or meter.left > MAX_TRACKED_HOST_STATES
+    """``_hosted`` for one or two freed jokers by one search that tracks their host sets
+    (``_best`` with ``host``): its best play if that reaches ``floor``, else a score below
+    ``floor``; None where that search does not apply, runs past ``MAX_TRACKED_HOST_STATES`` or
+    decodes into a play that ``validate_move`` refuses. For one freed joker its states count
+    against the search budget like any other pass (past the budget: ``SearchBudgetSpent``);
+    for two (``TRACK_TWO_HOSTS``) they do not, as the MILP's that it stands in for do not."""
+    two = len(forced) == 2  # the MILP's stand-in: not charged to the budget
+    capped = two or meter.left is None or meter.left > MAX_TRACKED_HOST_STATES
     sub = Meter(MAX_TRACKED_HOST_STATES if capped else meter.left)
     opts = dict(virtual=virtual, forced=forced, prune=prune, floor=floor, host=True)
     try:
         found = _best(rack, table, profile, objective, sub, **opts)
     except SearchBudgetSpent:
-        meter.spend(sub.spent)
+        if not two:
+            meter.spend(sub.spent)
         if not capped:
             raise  # the search budget is spent
         return None  # past the tracked search's own limit: the integer program answers
-    meter.spend(sub.spent)
+    if not two:
+        meter.spend(sub.spent)
     if found is None or (found[0] >= floor and not _legal(profile, table, full_rack, found)):
         return None
     return found
@@ -1574,9 +1680,9 @@ def _best(
     one beam pass that creates about that many states at most (a good play, not proven).
     ``pinned``: table sets as (tiles, faces), their jokers at faces of ``virtual``, that stay
     together and may only grow (``dp_decode.Pin``); ``None`` where pins do not apply.
-    ``host``: the one table joker left free is a freed joker, which the play puts in a set with
-    two other rack items (the kernel tracks that set); ``None`` where this does not apply
-    (see ``_host_args``).
+    ``host``: the one or two table jokers left free are freed jokers, each of which the play puts
+    in a set with two other rack items, or both in one such set (the kernel tracks those sets);
+    ``None`` where this does not apply (see ``_host_args``).
 
     The DP places only the jokers some set needs; every other joker (the table's must stay,
     the rack's score) is added afterwards where a set has room. If they do not fit, the
@@ -1614,11 +1720,11 @@ def _best(
         return None
     host_args = None
     if host:
-        if pins or hosts or beam_states or n_tj != 1 or tab.types.n != len(HOST_TYPES):
+        if pins or hosts or beam_states or n_tj not in (1, 2) or tab.types.n != len(HOST_TYPES):
             return None
-        if tab.low_at + HOST_BITS > MAX_KEY_BITS:
+        if tab.low_at + n_tj * HOST_BITS > MAX_KEY_BITS:
             return None
-        host_args = _host_args(tab, n_rj, profile)
+        host_args = _host_args(tab, n_rj, profile, n_tj)
     tgrid, rgrid, wrapable, allow_group = _grids(table_counts, rack_counts, profile)
     n_pos = tgrid.shape[0]
     gain = _position_gains(profile, objective)
@@ -1648,7 +1754,7 @@ def _best(
     host_sets = tuple(h[0] for h in hosts)
     moves = None
     if host_args is not None:
-        split = split_host(steps, grid_of_best[0], n_pos, profile, tab.types, n_rj)
+        split = split_host(steps, grid_of_best[0], n_pos, profile, tab.types, n_rj, n_tj)
         if split is None:
             return None
         steps, moves = split
@@ -1882,9 +1988,13 @@ def _passes(tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: i
     return int(best)
 
 
-def _host_args(tab: _Tables, n_rj: int, profile: RuleProfile) -> tuple:
-    """The kernel's host arguments of a search that tracks the host set of one freed joker."""
-    return (tab.low_at, n_rj, *type_arrays(tab.types), _group_totals(profile, tab.group_jokers.shape))
+def _host_args(tab: _Tables, n_rj: int, profile: RuleProfile, freed: int) -> tuple:
+    """The kernel's host arguments of a search that tracks the host sets of ``freed`` (one or
+    two) freed jokers: the fields sit above the key's other fields (with wrap, the kernel's
+    per-colour low counts are unused: ``_wrap_splits``)."""
+    second = tab.low_at + HOST_BITS if freed == 2 else -1
+    totals = _group_totals(profile, tab.group_jokers.shape)
+    return (tab.low_at, n_rj, *type_arrays(tab.types), totals, second)
 
 
 @lru_cache(maxsize=64)

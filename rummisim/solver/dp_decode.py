@@ -37,8 +37,13 @@ MAX_TYPES = 16
 STARTS_AT = 3 * MAX_TYPES
 X_AT = STARTS_AT + 4
 G_AT = X_AT + 4
-HOST_OP_AT = 60  # a colour step's move of the host set of a freed joker (``dp._host_move``)
+HOST_OP_AT = 40  # a colour step's move of the host set of a freed joker (``dp._host_move``)
 HOST_GROUP_AT = 8  # a group step's flag: the freed joker joins the groups of this value
+# the same for a second freed joker's host set; the ops (4 bits each) sit in bits the run types
+# leave free (a search that tracks host sets has the four untracked run types, bits 0..23)
+HOST2_OP_AT = 44
+HOST2_GROUP_AT = 9
+HOST_SHARE_AT = 39  # set where one rack copy of a face both host runs take counts for the second
 TYPE_A = 0  # a run of one tile; every run starts so
 # the DP's groups hold two numbered tiles: a group of one tile and jokers (``R5 J J``) is the
 # same set of tiles as a run (``R5 J J``, or ``J J R13`` at the top), which the DP builds
@@ -415,42 +420,45 @@ def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple
     groups: list[tuple[list[int], list[int]]] = []
     for p, counts, n_jokers in zip(at, to_groups, group_jokers, strict=True):
         group_tiles = [codes[c][p + 1] for c, n in enumerate(counts) for _ in range(n)]
-        if host is not None and p == host.value:
-            formed = _host_groups(group_tiles, n_jokers, host.rack_colours, host.rack_jokers, profile)
+        joining = [colours for value, colours in host.groups if value == p] if host is not None else []
+        if joining:
+            formed = _host_groups(
+                group_tiles, n_jokers, joining[0], host.rack_jokers, profile, freed=len(joining)
+            )  # fmt: skip
         else:
             formed = _groups(group_tiles, n_jokers, profile)
         if formed is None:
             return None
         groups.extend(formed)
-    if host is not None and host.run is not None:
-        runs.append((list(host.run[0]), list(host.run[1])))
+    if host is not None:
+        runs.extend((list(tiles), list(faces)) for tiles, faces in host.runs)
     return runs, groups
 
 
 @dataclass(frozen=True)
 class HostMoves:
-    """The host set of a freed joker in a search that tracked it (``split_host``): its run as
-    (tiles, faces), or the position whose groups hold it (``value``, -1: none) with the colours
-    that put a rack copy in those groups, and the rack jokers among the DP's jokers."""
+    """The host sets of the freed jokers in a search that tracked them (``split_host``): the
+    runs among them as (tiles, faces), the others as the position whose groups hold the freed
+    joker with the colours that put a rack copy in those groups, and the rack jokers among the
+    DP's jokers."""
 
-    run: tuple[tuple[int, ...], tuple[int, ...]] | None
-    value: int
-    rack_colours: tuple[int, ...]
+    runs: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+    groups: tuple[tuple[int, tuple[int, ...]], ...]
     rack_jokers: int
 
 
 @numba.njit(cache=True, nogil=True)
-def host_lead(kind, items, freed, n_rj, top_jokers):
+def host_lead(kind, items, freed, n_rj, top_jokers, extra=0):
     """Leading jokers that close a host run still open at the last position (its type
-    ``kind``, ``items`` rack items, the freed joker in it or not): a run short of a set
-    closes with them, or the freed joker (and a rack joker, for a second rack item) leads a
-    valid run; -1 where none makes it the host set."""
+    ``kind``, ``items`` rack items, the freed joker in it or not; ``extra``: another freed joker
+    that must lead it too): a run short of a set closes with them, or the freed jokers (and a
+    rack joker, for a second rack item) lead a valid run; -1 where none makes it the host set."""
     lead = top_jokers[kind]
     if lead < 0:
         return -1
-    rack_jokers = lead - (1 if lead and not freed else 0)  # the freed joker leads first
-    if not freed and lead == 0:
-        lead, rack_jokers = 1, 0
+    need = (0 if freed else 1) + extra  # the freed jokers lead first
+    lead = max(lead, need)
+    rack_jokers = lead - need
     if items + rack_jokers < HOST_RACK_ITEMS:
         lead += 1
         rack_jokers += 1
@@ -459,80 +467,113 @@ def host_lead(kind, items, freed, n_rj, top_jokers):
     return lead
 
 
-def split_host(chain, tgrid, n_pos: int, profile: RuleProfile, types: RunTypes, n_rj: int):
-    """A tracked host set taken out of the chosen steps: (the steps with the host's tiles and
-    flags removed, as ``decode`` reads them; ``HostMoves``), or None where they are not
-    consistent."""
+def split_host(chain, tgrid, n_pos: int, profile: RuleProfile, types: RunTypes, n_rj: int, fields: int = 1):
+    """The tracked host sets (``fields``: one or two freed jokers) taken out of the chosen
+    steps: (the steps with the hosts' tiles and flags removed, as ``decode`` reads them;
+    ``HostMoves``), or None where they are not consistent."""
     ts = profile.tileset
     C, joker = ts.colours, ts.joker
     geo = run_geometry(profile)
     steps = [int(a) for a in chain]
-    run: tuple[int, int, list[tuple[int, int]]] | None = None  # colour, first position, items
-    made = None
-    value = -1
-    rack_colours: tuple[int, ...] = ()
+    op_at = (HOST_OP_AT, HOST2_OP_AT)[:fields]
+    group_at = (HOST_GROUP_AT, HOST2_GROUP_AT)[:fields]
+    # per field: the open run (colour, first position, items), its type, rack items, freed joker
+    run: list[tuple[int, int, list[tuple[int, int]]] | None] = [None] * fields
+    state = [(TYPE_A, 0, 0)] * fields
+    made: list[tuple[int, int, list[tuple[int, int]]] | None] = [None] * fields
+    joined: list[tuple[int, tuple[int, ...]] | None] = [None] * fields
+    taken = False  # the second freed joker sits in the first host set
     k = 0
     for p in range(n_pos):
         in_groups = []
         for c in range(C):
-            action = steps[k] & ~(7 << HOST_OP_AT)
-            op = (steps[k] >> HOST_OP_AT) & 7
+            action = steps[k]
+            for at in op_at:
+                action &= ~(15 << at)
+            action &= ~(1 << HOST_SHARE_AT)
             used = (action >> X_AT) & 15
+            ops = [(steps[k] >> at) & 15 for at in op_at]
+            # the rack copies played here that count as each host run's rack item (one copy
+            # that both runs take counts for the one the share bit names)
+            counts = [used > tgrid[p, c]] * fields
+            if fields == 2 and ops[0] in (1, 2) and ops[1] in (1, 2) and used - tgrid[p, c] == 1:
+                second = bool((steps[k] >> HOST_SHARE_AT) & 1)
+                counts = [not second, second]
             if (action >> G_AT) & 15 and used > tgrid[p, c]:
                 in_groups.append(c)
             face = geo.code_at(c, p + 1)
-            if op in (1, 2):  # the host run's tile: not one the other runs take
-                action -= 1 << X_AT
+            for f, op in enumerate(ops):
+                if not op:
+                    continue
+                if op in (1, 2):  # the host run's tile: not one the other runs take
+                    action -= 1 << X_AT
                 if op == 1:
-                    if run is not None or made is not None:
+                    if run[f] is not None or made[f] is not None or joined[f] is not None:
                         return None
-                    run = (c, p, [])
-                    kind, items, freed = TYPE_A, 0, 0
-            if op:
-                if run is None or run[0] != c:
+                    run[f] = (c, p, [])
+                    state[f] = (TYPE_A, 0, 0)
+                current = run[f]
+                if current is None or current[0] != c:
                     return None
+                kind, items, freed = state[f]
                 if op in (1, 2):
                     if op == 2:
                         kind = types.after_tile[kind]
-                    items += used > tgrid[p, c]
-                    run[2].append((face, face))
+                    items += counts[f]
+                    current[2].append((face, face))
                 elif op in (3, 4):
                     kind = types.after_joker[kind]
                     items += op == 3
+                    if op == 4 and freed:  # the second freed joker joins the first's set
+                        taken = True
                     freed |= op == 4
-                    run[2].append((joker, face))
+                    current[2].append((joker, face))
                 else:  # closed here, with jokers appended at this position and the next
-                    for q in range(p, p + op - 5):
+                    if op >= 8:  # the second freed joker among them
+                        taken = True
+                    for q in range(p, p + op - (7 if op >= 8 else 5)):
                         if q >= n_pos:
                             return None
-                        run[2].append((joker, geo.code_at(c, q + 1)))
-                    made, run = run, None
+                        current[2].append((joker, geo.code_at(c, q + 1)))
+                    made[f], run[f] = current, None
+                state[f] = (kind, items, freed)
             steps[k] = action
             k += 1
-        if (steps[k] >> HOST_GROUP_AT) & 1:
-            value, rack_colours = p, tuple(in_groups)
-            steps[k] &= ~(1 << HOST_GROUP_AT)
+        for f, at in enumerate(group_at):
+            if (steps[k] >> at) & 1:
+                joined[f] = (p, tuple(in_groups))
+                steps[k] &= ~(1 << at)
         k += 1
-    if run is not None:  # still open at the last position: leading jokers close it
-        lead = host_lead(kind, min(items, HOST_RACK_ITEMS), freed, n_rj, type_arrays(types)[3])
-        if lead < 0 or run[1] - lead < 0:
-            return None
-        c, first, members = run
-        leading = [(joker, geo.code_at(c, q + 1)) for q in range(first - lead, first)]
-        made = (c, first - lead, leading + members)
-    host_run = None
-    if made is not None:
-        host_run = (tuple(t for t, _ in made[2]), tuple(f for _, f in made[2]))
-    elif value < 0:
-        return None  # the freed joker is in no set
-    return steps, HostMoves(host_run, value, rack_colours, n_rj)
+    if taken and (run[1] is not None or made[1] is not None or joined[1] is not None):
+        return None
+    for f in range(fields):
+        current = run[f]
+        if current is not None:  # still open at the last position: leading jokers close it
+            kind, items, freed = state[f]
+            # the second freed joker in no set: it leads the first host run
+            alone = fields == 2 and run[1] is None and made[1] is None and joined[1] is None
+            extra = int(f == 0 and alone and not taken)
+            taken = taken or extra == 1
+            lead = host_lead(kind, min(items, HOST_RACK_ITEMS), freed, n_rj, type_arrays(types)[3], extra)
+            if lead < 0 or current[1] - lead < 0:
+                return None
+            c, first, members = current
+            leading = [(joker, geo.code_at(c, q + 1)) for q in range(first - lead, first)]
+            made[f] = (c, first - lead, leading + members)
+        elif made[f] is None and joined[f] is None and not (f == 1 and taken):
+            return None  # a freed joker is in no set
+    host_runs = tuple((tuple(t for t, _ in m[2]), tuple(fc for _, fc in m[2])) for m in made if m is not None)
+    return steps, HostMoves(host_runs, tuple(j for j in joined if j is not None), n_rj)
 
 
-def _host_groups(tiles: list[int], jokers: int, rack_colours, rack_jokers: int, profile: RuleProfile):
-    """``_groups`` of a value whose groups hold the freed joker beside two rack items: one
-    group of distinct colours with one or more of the ``jokers`` and, besides the freed one,
-    two rack items (tiles of ``rack_colours``, whose rack copy it takes, or rack jokers), and
-    ``_groups`` of the rest; None if there is none."""
+def _host_groups(
+    tiles: list[int], jokers: int, rack_colours, rack_jokers: int, profile: RuleProfile, freed: int = 1
+):
+    """``_groups`` of a value whose groups hold ``freed`` freed jokers (1 or 2), each in a group
+    with two rack items, or two in one such group: a group of distinct colours with one or more
+    of the ``jokers`` and, besides the freed ones in it, two rack items (tiles of
+    ``rack_colours``, whose rack copy it takes, or rack jokers), and the groups of the rest (the
+    other freed joker's, then ``_groups``); None if there are none."""
     ts = profile.tileset
     lo, hi = profile.groups.min_size, profile.groups.max_size
     cap = profile.jokers.max_per_set
@@ -540,16 +581,23 @@ def _host_groups(tiles: list[int], jokers: int, rack_colours, rack_jokers: int, 
     colours = sorted({ts.colour_of(t) for t in tiles})
     for size in range(GROUP_NUMBERED, len(colours) + 1):
         for chosen in combinations(colours, size):
-            for n_j in range(1, min(cap, jokers) + 1):
-                if not lo <= size + n_j <= hi:
+            for n_j, held in product(range(1, min(cap, jokers) + 1), range(min(freed, 2), 0, -1)):
+                if not lo <= size + n_j <= hi or held > n_j:
                     continue
-                items = sum(c in rack_colours for c in chosen) + min(rack_jokers, n_j - 1)
+                from_rack = min(rack_jokers, n_j - held)
+                items = sum(c in rack_colours for c in chosen) + from_rack
                 if items < HOST_RACK_ITEMS:
                     continue
                 rest = list(tiles)
                 for c in chosen:
                     rest.remove(ts.code(c, value))
-                formed = _groups(rest, jokers - n_j, profile)
+                if held < freed:  # the other freed joker's group, from the colours left
+                    left = tuple(c for c in rack_colours if c not in chosen)
+                    formed = _host_groups(
+                        rest, jokers - n_j, left, rack_jokers - from_rack, profile, freed - held
+                    )
+                else:
+                    formed = _groups(rest, jokers - n_j, profile)
                 if formed is None:
                     continue
                 members = [ts.code(c, value) for c in chosen]
