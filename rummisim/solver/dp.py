@@ -590,16 +590,16 @@ def _kernel(
                                 for ops in range(n_ops * n_ops2 * n_share):
                                     op = ops // (n_ops2 * n_share)
                                     op2 = (ops // n_share) % n_ops2
-                                    rack_1 = rack_2 = x > t
-                                    if op in (1, 2) and op2 in (1, 2) and x - t == 1:
-                                        # both host runs take a tile of this face, one rack copy
-                                        # is played here: it counts for one of them
-                                        rack_1 = ops % n_share == 0
-                                        rack_2 = not rack_1
-                                    elif ops % n_share:
-                                        continue
                                     h_new = h_tile = h_jok = h2_new = 0
                                     if host is not None:
+                                        rack_1 = rack_2 = x > t
+                                        if op in (1, 2) and op2 in (1, 2) and x - t == 1:
+                                            # both host runs take a tile of this face, one rack
+                                            # copy is played here: it counts for one of them
+                                            rack_1 = ops % n_share == 0
+                                            rack_2 = not rack_1
+                                        elif ops % n_share:
+                                            continue
                                         h_new, h_tile, h_jok, took = _host_move(
                                             hstate, op, c, rack_1, g > 0, host[1], spare_tile,
                                             host[2], host[3], host[4], h2state < HOST_DONE,
