@@ -76,11 +76,11 @@ rack copy is played there, it counts for one of them (the action's share bit say
 first host run may take the second freed joker too (one set holding both: ``_host_move``'s
 ops 4, 8 and 9, or leading jokers at the top); both may join the groups of one value (a
 relaxation: ``_host_groups`` finds a group each or one for both, else the play is refused).
-It is exact on every position compared with the MILP, but creates about ten times the states
-of the plain DP: 8 of the 20 game positions it got in 320 games ran past its limit (or decoded
-into a refused play) and cost the MILP's time on top. Off until its states shrink and the
-shipped experiments are run again with it. A search cut short by its budget
-answers the best of the beam pass's play and the legal plays the exact search found
+It is exact on every position compared with the MILP, but creates 15-50 times the states of
+the plain DP on the heavy positions: 9 of the 20 game positions it got in 320 games ran past
+its limit (or decoded into a refused play) and cost the MILP's time on top. Off until its
+states shrink and the shipped experiments are run again with it. A search cut short by its
+budget answers the best of the beam pass's play and the legal plays the exact search found
 (``Meter.keep``).
 
 Pins: table sets that must stay together and may only grow (``dp_decode.Pin``). Under
