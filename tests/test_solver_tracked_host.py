@@ -16,9 +16,13 @@ MILP answered (the listing ran past its limits).
 
 from __future__ import annotations
 
+from unittest.mock import patch
+
 import numpy as np
 import pytest
-from strategies import random_locked_position
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from strategies import DrawRng, random_locked_position
 
 import rummisim.solver.dp as dp
 from rummisim import load_profile, parse_table, parse_tiles
@@ -93,6 +97,28 @@ def test_tracked_host_agrees_with_milp(monkeypatch, tracked, name, n, seed, obje
     assert sum(ok for _, ok in tracked) >= 5
     assert sum(ok for freed, ok in tracked if freed == 2) >= (5 if two else 0)
     assert two or all(freed == 1 for freed, _ in tracked)
+
+
+@settings(
+    max_examples=120,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(name=st.sampled_from(["standard", "polish-40", "classic-wrap", "ramino-discard"]), data=st.data())
+def test_two_tracked_hosts_agree_on_drawn_positions(name, data):
+    """The same comparison on positions Hypothesis draws (so a failure shrinks to a small
+    table and rack), every host search going to the tracking search, two freed jokers too."""
+    profile = load_profile(name)
+    table, rack = random_locked_position(profile, DrawRng(data.draw))
+    with patch.object(dp, "TRACK_TWO_HOSTS", True), patch.object(dp, "MAX_HOST_SOLVES", 0):
+        ours = solve_dp(rack, table, profile, objective="tiles")
+    assume(ours is not None)
+    ref = solve_milp(rack, table, profile, initial=False, objective="tiles", rearrange=True)
+    assert score(profile, ours.played, "tiles") == score(profile, ref.played, "tiles")
+    if ours.played:
+        validate_move(profile, table, rack, ours.table, ours.played, opened=True)
 
 
 def test_a_host_with_a_rack_one_after_13(tracked):
