@@ -71,9 +71,10 @@ class Calls:
         return bool(self.count)
 
 
-def count_solver_calls() -> Calls:
+def count_solver_calls(record=None) -> Calls:
     """Wrap ``solve`` in every loaded ``rummisim`` module that holds it; the returned ``Calls``
-    counts and times the calls by ``Solution.method``."""
+    counts and times the calls by ``Solution.method``. ``record``: also called with each call's
+    arguments, keyword arguments, ``Solution`` and seconds."""
     calls = Calls()
     inner = dispatch.solve
 
@@ -84,6 +85,8 @@ def count_solver_calls() -> Calls:
         calls.count[solution.method] += 1
         calls.seconds[solution.method] += took
         calls.slowest = max(calls.slowest, took)
+        if record is not None:
+            record(args, kwargs, solution, took)
         return solution
 
     wrapped = []
