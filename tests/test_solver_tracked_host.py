@@ -39,6 +39,15 @@ def score(profile, played, objective):
     return (tiles, value) if objective == "tiles" else (value, tiles)
 
 
+def agrees_with_milp(profile, table, rack, ours, objective) -> None:
+    """``ours`` (the DP's answer) scores as the MILP's best play does, and is legal."""
+    ref = solve_milp(rack, table, profile, initial=False, objective=objective, rearrange=True)
+    where = f"{profile.name}: table {format_table(table, profile.tileset)!r} rack {format_tiles(rack, profile.tileset)!r}"
+    assert score(profile, ours.played, objective) == score(profile, ref.played, objective), where
+    if ours.played:
+        validate_move(profile, table, rack, ours.table, ours.played, opened=True)
+
+
 @pytest.fixture
 def two_hosts(monkeypatch):
     monkeypatch.setattr(dp, "TRACK_TWO_HOSTS", True)
@@ -85,11 +94,7 @@ def test_tracked_host_agrees_with_milp(monkeypatch, tracked, name, n, seed, obje
         ours = solve_dp(rack, table, profile, objective=objective)
         if ours is None:
             continue  # outside the DP (the MILP answers in play)
-        ref = solve_milp(rack, table, profile, initial=False, objective=objective, rearrange=True)
-        where = f"{name}: table {format_table(table, profile.tileset)!r} rack {format_tiles(rack, profile.tileset)!r}"
-        assert score(profile, ours.played, objective) == score(profile, ref.played, objective), where
-        if ours.played:
-            validate_move(profile, table, rack, ours.table, ours.played, opened=True)
+        agrees_with_milp(profile, table, rack, ours, objective)
         checked += 1
     assert checked >= 0.8 * n
     # the tracking search answered choices that free a joker (it is what these tests check),
@@ -115,10 +120,7 @@ def test_two_tracked_hosts_agree_on_drawn_positions(name, data):
     with patch.object(dp, "TRACK_TWO_HOSTS", True), patch.object(dp, "MAX_HOST_SOLVES", 0):
         ours = solve_dp(rack, table, profile, objective="tiles")
     assume(ours is not None)
-    ref = solve_milp(rack, table, profile, initial=False, objective="tiles", rearrange=True)
-    assert score(profile, ours.played, "tiles") == score(profile, ref.played, "tiles")
-    if ours.played:
-        validate_move(profile, table, rack, ours.table, ours.played, opened=True)
+    agrees_with_milp(profile, table, rack, ours, "tiles")
 
 
 def test_a_host_with_a_rack_one_after_13(tracked):

@@ -528,12 +528,10 @@ def _kernel(
                 s0 = (key >> shift) & wmask
                 used = (key >> jokers_at) & jmask
                 hstate = (key >> host[0]) & HOST_MASK if host is not None else 0
-                # the second freed joker's host field (``host[7]``; HOST_DONE where there is none)
-                h2state = HOST_DONE
-                if host is not None and host[7] >= 0:
-                    h2state = (key >> host[7]) & HOST_MASK
-                n_ops = _host_ops(hstate, c) if host is not None else 1
-                n_ops2 = _host_ops(h2state, c) if host is not None else 1
+                h2state = _host_state(key, host[7]) if host is not None else HOST_DONE
+                # (the first host run may take the second freed joker while that has no set)
+                n_ops = _host_ops(hstate, c, h2state < HOST_DONE) if host is not None else 1
+                n_ops2 = _host_ops(h2state, c, False) if host is not None else 1
                 n_share = 2 if n_ops2 > 1 else 1  # which host run a rack copy counts for
                 rem = n_jokers - used
                 n_grp = (key >> n_at) & nmask
@@ -673,9 +671,7 @@ def _kernel(
                 continue
             base = key & ~(nmask << n_at) & ~(mmask << m_at) & ~(jmask << jokers_at)
             hstate = (key >> host[0]) & HOST_MASK if host is not None else 0
-            h2state = HOST_DONE
-            if host is not None and host[7] >= 0:
-                h2state = (key >> host[7]) & HOST_MASK
+            h2state = _host_state(key, host[7]) if host is not None else HOST_DONE
             n_in = 2 if host is not None and hstate < HOST_DONE else 1
             n_in2 = 2 if host is not None and h2state < HOST_DONE else 1
             # no host set yet: its count of rack colours in groups starts again; or the freed
@@ -730,22 +726,17 @@ def _kernel(
                 break
             lead += final_jokers[s]
         if ok and host is not None:
-            # the second freed joker in no set yet: it leads the first host run, still open
-            h2state = HOST_DONE
-            if host[7] >= 0:
-                h2state = (key >> host[7]) & HOST_MASK
-            for f in range(2 if host[7] >= 0 else 1):
-                hstate = (key >> (host[0] if f == 0 else host[7])) & HOST_MASK
-                if hstate < HOST_DONE:
-                    ok = f == 1 and (key >> host[0]) & HOST_MASK > HOST_DONE
-                    break
-                if hstate > HOST_DONE:  # a host run still open: leading jokers close it
-                    r = (hstate - HOST_ACTIVE) % HOST_PER_COLOUR
-                    extra = 1 if f == 0 and h2state < HOST_DONE else 0
+            hstate = (key >> host[0]) & HOST_MASK
+            h2state = _host_state(key, host[7])
+            # a freed joker in no set: the first's never is; the second's leads the first host
+            # run where that is still open, and none where it is not
+            if hstate < HOST_DONE or (h2state < HOST_DONE and hstate == HOST_DONE):
+                ok = False
+            for h, extra in ((hstate, 1 if h2state < HOST_DONE else 0), (h2state, 0)):
+                if ok and h > HOST_DONE:  # a host run still open: leading jokers close it
+                    r = (h - HOST_ACTIVE) % HOST_PER_COLOUR
                     h_lead = host_lead(r // 6, (r // 2) % 3, r % 2, host[1], host[5], extra)
-                    if h_lead < 0:
-                        ok = False
-                        break
+                    ok = h_lead >= 0
                     lead += h_lead
         if ok and ((key >> jokers_at) & jmask) + lead > n_jokers:
             ok = False
@@ -785,8 +776,6 @@ def _host_move(
     if hstate < HOST_DONE:
         if op == 0:
             return min(2, hstate + (1 if to_groups and rack_here else 0)), 0, 0, False
-        if op > 1:
-            return -1, 0, 0, False
         return HOST_ACTIVE + c * HOST_PER_COLOUR + (2 if rack_here else 0), 1, 0, False
     if hstate == HOST_DONE or (hstate - HOST_ACTIVE) // HOST_PER_COLOUR != c:
         return hstate, 0, 0, False
@@ -819,15 +808,22 @@ def _host_move(
 
 
 @numba.njit(cache=True, nogil=True)
-def _host_ops(hstate, c):
+def _host_ops(hstate, c, other):
     """The moves of a host field at a colour step of colour ``c`` (``_host_move``): no host set
-    yet, nothing or one starts here; the host set is a run of this colour, ``HOST_OPS``; else
+    yet, nothing or one starts here; the host set is a run of this colour, ``HOST_OPS`` (less
+    the two closes with the other freed joker, where it cannot take that: ``other``); else
     none (the field stays)."""
     if hstate < HOST_DONE:
         return 2
     if hstate >= HOST_ACTIVE and (hstate - HOST_ACTIVE) // HOST_PER_COLOUR == c:
-        return HOST_OPS
+        return HOST_OPS if other else HOST_OPS - 2
     return 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _host_state(key, at):
+    """The host field at bit ``at`` of ``key``; HOST_DONE where there is none (``at`` -1)."""
+    return (key >> at) & HOST_MASK if at >= 0 else HOST_DONE
 
 
 @numba.njit(cache=True, nogil=True)
@@ -1556,13 +1552,12 @@ def _tracked_host(rack, full_rack, table, profile, objective, meter, virtual, fo
     try:
         found = _best(rack, table, profile, objective, sub, **opts)
     except SearchBudgetSpent:
-        if not two:
-            meter.spend(sub.spent)
         if not capped:
             raise  # the search budget is spent
         return None  # past the tracked search's own limit: the integer program answers
-    if not two:
-        meter.spend(sub.spent)
+    finally:
+        if not two:
+            meter.spend(sub.spent)
     if found is None or (found[0] >= floor and not _legal(profile, table, full_rack, found)):
         return None
     return found
