@@ -105,7 +105,13 @@ rack tiles after it can add stays below the floor is dropped, so the pass answer
 exact optimum whenever that reaches the floor, and nothing otherwise. The floors ask
 for the whole rack, then all but one or two rack tiles, then nothing (a full pass).
 The positions that are slow to search (big tables, jokers) mostly place the whole rack,
-and those passes usually keep far fewer states. With locked jokers, a pruned pass may pick another
+and those passes usually keep far fewer states. Dead ends: an exact pass does not make a
+state whose key alone rules out every continuation (its colour's open runs need more items at
+the next position than the tiles of that face and the jokers left; a run that cannot close at
+the top; after the last colour of a value, groups that cannot form with the jokers left). These
+were 42% of the states on the benchmark's hard positions; as each is a function of the key, no
+state that lives, nor its score or parent, changes (a search answers the same play), only the
+states charged to the budget and the limits fall (about half). With locked jokers, a pruned pass may pick another
 of several best tables than a full pass; if none of them passes ``validate_move``, the
 full passes are run before giving up.
 
@@ -221,6 +227,7 @@ class _Tables:
     dec: np.ndarray  # (states, types) open runs by type
     final_jokers: np.ndarray  # (states,) leading jokers that close its runs at the end; -1: none
     debt: np.ndarray  # (states,) items its open runs still need (the beam's ranking)
+    needy: np.ndarray  # (states,) open runs that must take an item (a tile or a joker) next
     move_start: np.ndarray  # (states, copies + 1) -> first row of the moves with u tiles for runs
     move_end: np.ndarray
     moves: np.ndarray  # rows (new state, jokers, action bits), by jokers within a block
@@ -303,6 +310,9 @@ def _tables(profile: RuleProfile, copies: int, n_jokers: int) -> _Tables | None:
     debt = np.array(
         [sum(c * types.debt[k] for k, c in enumerate(counts)) for counts in index], dtype=np.int64
     )
+    needy = np.array(
+        [sum(c for k, c in enumerate(counts) if types.debt[k]) for counts in index], dtype=np.int64
+    )
     # pins (untracked types only: a pinned run needs no per-run joker count there)
     pin_drop = np.full((len(index), 2), -1, dtype=np.int64)
     pin_add = np.full(len(index), -1, dtype=np.int64)
@@ -337,7 +347,7 @@ def _tables(profile: RuleProfile, copies: int, n_jokers: int) -> _Tables | None:
     key_bits = low_at + (ts.colours * low_bits if profile.wrap else 0)
     if key_bits > MAX_KEY_BITS:
         return None
-    for arr in (dec, final_jokers, debt, move_start, move_end, moves, group_jokers, pin_drop, pin_add):
+    for arr in (dec, final_jokers, debt, needy, move_start, move_end, moves, group_jokers, pin_drop, pin_add):
         arr.setflags(write=False)
     return _Tables(
         types,
@@ -345,6 +355,7 @@ def _tables(profile: RuleProfile, copies: int, n_jokers: int) -> _Tables | None:
         dec,
         final_jokers,
         debt,
+        needy,
         move_start,
         move_end,
         moves,
@@ -458,6 +469,7 @@ def _kernel(
     hinfo,  # (2,) bits of the current step's table, its stamp (rises: no stale entries read)
     final_jokers,  # (states,) leading jokers that close a colour state's runs at the end
     debt,  # (states,) items a colour state's open runs still need
+    needy,  # (states,) a colour state's open runs that must take an item at the next position
     rest_gain,  # (P * C,) most score the rack tiles after each colour step can still add
     bound,  # states whose score plus ``rest_gain`` stays below this are dropped
     limit,  # states this pass may create (the search budget left): past it, OVER_BUDGET
@@ -520,6 +532,15 @@ def _kernel(
             p_join_c = pin_join_c[p, c]
             p_end = pin_end[p, c]
             p_absorb = pin_absorb[p, c]
+            # dead ends the exact passes leave out where a state is made (each is a function of
+            # the key alone, so no state that lives changes): open runs that cannot all take an
+            # item at the colour's next position, runs that cannot close at the top, groups of
+            # this value that cannot form (the last colour step)
+            prune_dead = beam == 0
+            runs_next = prune_dead and p < last and pin_start[min(p + 1, last), c] == 0
+            items_next = tcnt[min(p + 1, last), c] + rcnt[min(p + 1, last), c] + n_jokers
+            top_dead = prune_dead and p == last
+            groups_dead = prune_dead and c == n_col - 1
             for i in range(lo, hi):
                 if beam > 0 and count - hi >= step_cap:
                     break  # the best states of the beam came first
@@ -583,6 +604,11 @@ def _kernel(
                                 if n_grp + g > nmask:
                                     break
                                 grp = ((n_grp + g) << n_at) | (max(m_grp, g) << m_at)
+                                jg_need = 0  # jokers the groups of this value will need
+                                if groups_dead:
+                                    jg_need = group_jokers[n_grp + g, max(m_grp, g)]
+                                    if jg_need < 0 or jg_need > rem:
+                                        continue
                                 if wrap_low:
                                     grp = grp | (x << low_shift)
                                 for ops in range(n_ops * n_ops2 * n_share):
@@ -627,7 +653,7 @@ def _kernel(
                                         continue
                                     for row in range(move_start[s, u], move_end[s, u]):
                                         jokers = moves[row, 1]
-                                        if jokers + h_jok > rem or (jokers > 0 and spare_tile):
+                                        if jokers + h_jok + jg_need > rem or (jokers > 0 and spare_tile):
                                             break
                                         s_new = moves[row, 0]
                                         for _ in range(p_end):
@@ -636,6 +662,10 @@ def _kernel(
                                         if s_new < 0:
                                             continue
                                         placed = used + jokers + h_jok
+                                        if runs_next and needy[s_new] > items_next - placed:
+                                            continue
+                                        if top_dead and final_jokers[s_new] < 0:
+                                            continue
                                         nk = cleared | (s_new << shift) | (placed << jokers_at) | grp
                                         if host is not None:
                                             nk = nk | (h_new << host[0])
@@ -1973,7 +2003,7 @@ def _passes(tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: i
         tab.move_start, tab.move_end, tab.moves, tab.group_jokers, tab.width,
         tab.jokers_at, tab.n_at, tab.m_at, tab.low_at, tab.low_bits, tab.n_bits, tab.m_bits,
         buf.keys, buf.scores, buf.parents, buf.actions, buf.htab, buf.hinfo,
-        tab.final_jokers, tab.debt,
+        tab.final_jokers, tab.debt, tab.needy,
     )  # fmt: skip
     tail = (*pins, tab.pin_drop, tab.pin_add, host)
     best, created = _run_passes(head, tail, np.array(bounds, dtype=np.int64), meter.limit(), beam, step_cap)
