@@ -6,11 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from helpers import with_overrides
-from strategies import game_positions
+from hypothesis import HealthCheck, given, settings
+from strategies import game_positions, positions
 
 from rummisim import load_profile, parse_table, parse_tiles
 from rummisim.moves import validate_move
-from rummisim.solver import placed_value, solve
+from rummisim.solver import dp, placed_value, solve
 from rummisim.solver.dp import solve_dp, solve_dp_opening
 from rummisim.solver.milp import solve_milp
 
@@ -328,3 +329,21 @@ def test_opening_that_may_touch_the_table_agrees_with_milp(name):
             assert not ref.played and dp.table == table
         took_dp += bool(dp is not None and dp.played and dp.played == got.played and dp.table == got.table)
     assert no_opening >= 10 and took_dp >= 5  # both shortcuts answer a real share
+
+
+@settings(derandomize=True, deadline=None, database=None, max_examples=120,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])  # fmt: skip
+@given(pos=positions())
+def test_dead_end_states_change_no_answer(pos):
+    """The exact passes leave out states whose key rules out every continuation
+    (``dp.PRUNE_DEAD``): the same play on every variant, in fewer states, never more."""
+    args = (pos.rack, pos.table, pos.profile)
+    opts = dict(initial=pos.initial, objective=pos.objective, rearrange=pos.rearrange, budget=None)
+    pruned = solve(*args, **opts)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(dp, "PRUNE_DEAD", False)
+        whole = solve(*args, **opts)
+    assert (pruned.tiles_placed, pruned.value_placed) == (whole.tiles_placed, whole.value_placed)
+    if pruned.method == whole.method == "dp":  # (a search past a limit without it may go elsewhere)
+        assert (pruned.played, pruned.table) == (whole.played, whole.table)
+        assert pruned.nodes <= whole.nodes

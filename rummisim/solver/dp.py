@@ -111,9 +111,9 @@ the next position than the tiles of that face and the jokers left; a run that ca
 the top; after the last colour of a value, groups that cannot form with the jokers left). These
 were 42% of the states on the benchmark's hard positions; as each is a function of the key, no
 state that lives, nor its score or parent, changes (a search answers the same play), only the
-states charged to the budget and the limits fall (about half). With locked jokers, a pruned pass may pick another
-of several best tables than a full pass; if none of them passes ``validate_move``, the
-full passes are run before giving up.
+states charged to the budget and the limits fall (about half). With locked jokers, a pruned
+pass may pick another of several best tables than a full pass; if none of them passes
+``validate_move``, the full passes are run before giving up.
 
 The initial meld (``solve_dp_opening``): with each tile's face value as its gain, the
 kernel bounds the opening value of any rack-only table (below the threshold: no
@@ -483,6 +483,7 @@ def _kernel(
     pin_join_c,  # (P, C) ... that a run of type C may join
     pin_drop,  # (states, 2) a colour state less one run of type A / C; -1 if none
     pin_add,  # (states,) a colour state plus one valid run; -1 past the open runs
+    prune,  # an exact pass leaves out dead-end states (``PRUNE_DEAD``)
     host,  # None, or the host sets of one or two freed table jokers are tracked
     # (``_host_move``): (the host field's first bit in the key, the rack jokers among the DP's
     # jokers, per run type the type after a tile / a joker (-1: none), may close, leading
@@ -536,7 +537,7 @@ def _kernel(
             # the key alone, so no state that lives changes): open runs that cannot all take an
             # item at the colour's next position, runs that cannot close at the top, groups of
             # this value that cannot form (the last colour step)
-            prune_dead = beam == 0
+            prune_dead = prune and beam == 0
             runs_next = prune_dead and p < last and pin_start[min(p + 1, last), c] == 0
             items_next = tcnt[min(p + 1, last), c] + rcnt[min(p + 1, last), c] + n_jokers
             top_dead = prune_dead and p == last
@@ -2005,7 +2006,7 @@ def _passes(tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: i
         buf.keys, buf.scores, buf.parents, buf.actions, buf.htab, buf.hinfo,
         tab.final_jokers, tab.debt, tab.needy,
     )  # fmt: skip
-    tail = (*pins, tab.pin_drop, tab.pin_add, host)
+    tail = (*pins, tab.pin_drop, tab.pin_add, PRUNE_DEAD, host)
     best, created = _run_passes(head, tail, np.array(bounds, dtype=np.int64), meter.limit(), beam, step_cap)
     meter.spend(int(created))
     if best == OVER_BUDGET:
@@ -2103,6 +2104,9 @@ def _run_passes(head, tail, bounds, limit, beam, step_cap):
 
 
 NO_BOUND = -(1 << 62)
+# exact passes leave out states whose key rules out every continuation (see the module docstring);
+# False only to check, in the tests, that no answer depends on it
+PRUNE_DEAD = True
 PROBE_BEAM = 256  # states kept per step by the pass that looks for a play of the whole rack
 PROBE_CAP = 4  # ... which creates at most this many times that per step
 SLACK_TILES = (0, 1, 2)  # rack tiles left over in the pruned passes before the full one
