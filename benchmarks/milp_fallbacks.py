@@ -24,11 +24,11 @@ import argparse
 import time
 from collections import defaultdict
 
-from variant_throughput import count_solver_calls
+from variant_throughput import chosen_profiles, count_solver_calls
 
 import rummisim.solver.dispatch as dispatch
 import rummisim.solver.dp as dp
-from rummisim import builtin_profiles, load_profile, play_game
+from rummisim import load_profile, play_game
 
 
 def two_host_passes() -> list:
@@ -59,17 +59,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=64, help="seeded games per profile")
     parser.add_argument("--profile", action="append", default=None, help="a built-in profile (repeatable)")
     args = parser.parse_args()
-    names = sorted(builtin_profiles())
-    if args.profile:
-        unknown = sorted(set(args.profile) - set(names))
-        if unknown:
-            parser.error(f"unknown profile(s) {', '.join(unknown)}; built-in: {', '.join(names)}")
-        names = [n for n in names if n in args.profile]
-
-    import rummisim.bots  # noqa: F401  (load every bot module before wrapping)
-    import rummisim.bots.search  # noqa: F401
-    import rummisim.engine  # noqa: F401
-
+    names = chosen_profiles(parser, args.profile)
     recorded: list = []
     current = [""]  # the profile being played; "" once play is over (the replays are not recorded)
 

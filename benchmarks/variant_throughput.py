@@ -76,6 +76,10 @@ def count_solver_calls(record=None) -> Calls:
     """Wrap ``solve`` in every loaded ``rummisim`` module that holds it; the returned ``Calls``
     counts and times the calls by ``Solution.method``. ``record``: also called with each call's
     arguments, keyword arguments, ``Solution`` and seconds."""
+    import rummisim.bots  # noqa: F401  (load every module that holds ``solve`` before wrapping)
+    import rummisim.bots.search  # noqa: F401
+    import rummisim.engine  # noqa: F401
+
     calls = Calls()
     inner = dispatch.solve
 
@@ -100,6 +104,18 @@ def count_solver_calls(record=None) -> Calls:
     return calls
 
 
+def chosen_profiles(parser: argparse.ArgumentParser, chosen: list[str] | None, keep: tuple[str, ...] = ()):
+    """The built-in profiles named by ``--profile`` (all when none is), plus ``keep``; an unknown
+    name is a usage error."""
+    names = sorted(builtin_profiles())
+    if not chosen:
+        return names
+    unknown = sorted(set(chosen) - set(names))
+    if unknown:
+        parser.error(f"unknown profile(s) {', '.join(unknown)}; built-in: {', '.join(names)}")
+    return [n for n in names if n in chosen or n in keep]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=64, help="seeded games per row and repeat")
@@ -118,18 +134,8 @@ def main() -> int:
     )
     args = parser.parse_args()
     dp.TRACK_TWO_HOSTS = args.track_two_hosts
-    names = sorted(builtin_profiles())
-    if args.profile:
-        unknown = sorted(set(args.profile) - set(names))
-        if unknown:
-            parser.error(f"unknown profile(s) {', '.join(unknown)}; built-in: {', '.join(names)}")
-        names = [n for n in names if n in args.profile or n == "standard"]
+    names = chosen_profiles(parser, args.profile, keep=("standard",))  # the yardstick always runs
     rows = [(name, "greedy") for name in names] + [("standard", "beginner")]
-
-    import rummisim.bots  # noqa: F401  (load every bot module before wrapping)
-    import rummisim.bots.search  # noqa: F401
-    import rummisim.engine  # noqa: F401
-
     calls = count_solver_calls()
     profiles = {name: load_profile(name) for name in names}
     for name, bot in rows:

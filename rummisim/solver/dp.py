@@ -516,6 +516,7 @@ def _kernel(
     hi = 1
     created = 1
     last = n_pos - 1
+    prune_dead = prune and beam == 0  # (dead ends: see below)
     for p in range(n_pos):
         gp = gain[p]
         for c in range(n_col):
@@ -537,9 +538,9 @@ def _kernel(
             # the key alone, so no state that lives changes): open runs that cannot all take an
             # item at the colour's next position, runs that cannot close at the top, groups of
             # this value that cannot form (the last colour step)
-            prune_dead = prune and beam == 0
-            runs_next = prune_dead and p < last and pin_start[min(p + 1, last), c] == 0
-            items_next = tcnt[min(p + 1, last), c] + rcnt[min(p + 1, last), c] + n_jokers
+            nxt = min(p + 1, last)
+            runs_next = prune_dead and p < last and pin_start[nxt, c] == 0
+            items_next = tcnt[nxt, c] + rcnt[nxt, c] + n_jokers
             top_dead = prune_dead and p == last
             groups_dead = prune_dead and c == n_col - 1
             for i in range(lo, hi):
