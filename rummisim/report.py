@@ -177,8 +177,9 @@ def _first(listing: str, n: int) -> str:
     return "; ".join(items[:n]) + more
 
 
-def _ratings_section(ratings: pd.DataFrame | None) -> list[str]:
-    """The ratings tables (``ratings.csv``) and their agreement with the Bradley-Terry fit."""
+def _ratings_section(ratings: pd.DataFrame | None, data: dict, keys: list[str]) -> list[str]:
+    """The ratings tables (``ratings.csv``), their agreement with the Bradley-Terry fit and the
+    cause of each pair the two order oppositely (``stats.inversion_causes`` on the run's tables)."""
     if ratings is None or ratings.empty:
         return []
 
@@ -223,12 +224,12 @@ def _ratings_section(ratings: pd.DataFrame | None) -> list[str]:
         "",
         "Kendall's tau of mu against the Bradley-Terry score (1 = the same order) and the pairs of "
         "bots the two order oppositely, with the mu gap in joint sigmas (sqrt(sigma_a² + sigma_b²)). "
-        "Two causes explain the inversions seen so far. (1) Order: the ratings are updated round by "
-        "round, and another order of the same rounds moves mu by about a sigma, so bots less than "
-        "about one joint sigma apart may swap. (2) What is counted: Plackett-Luce reads a last place "
-        "as losing each successive choice (among 4, then 3, then 2 seats) and a win as one choice, "
-        "while the pairwise fit weighs a first and a last place alike, so a bot that often finishes "
-        "first or last rates lower by mu than by Bradley-Terry.",
+        "An inversion has one of two causes. (1) Order: the ratings are updated round by round, and "
+        "another order of the same rounds moves mu by about a sigma, so bots less than about one "
+        "joint sigma apart may swap. (2) What is counted: Plackett-Luce reads a last place as losing "
+        "each successive choice (among 4, then 3, then 2 seats) and a win as one choice, while the "
+        "pairwise fit weighs a first and a last place alike, so a bot that often finishes first or "
+        "last rates lower by mu than by Bradley-Terry. The table after this one tells them apart.",
         "",
         _table(
             [
@@ -240,6 +241,33 @@ def _ratings_section(ratings: pd.DataFrame | None) -> list[str]:
                     "inverted (by mu)": _first(str(r["inverted"]), 3) if r["inverted"] else "none",
                 }
                 for _, r in agreement.iterrows()
+            ]
+        ),
+    ]
+    causes = stats.inversion_causes(data["seats"], ratings, data["games"], keys)
+    if causes.empty:
+        return lines
+    lines += [
+        "### Why the two rankings disagree",
+        "",
+        f"Each inverted pair's rounds rated again in {stats.ORDERS} random orders (one generator "
+        "seeded 0 per rating), and the Plackett-Luce model fitted to all of them at once by maximum "
+        "likelihood, which no order of the rounds sways. Where that fit orders the pair as "
+        "Bradley-Terry does, the order of the rounds made the inversion (`order`); where it orders "
+        "it as mu does, the two models count the places differently (`counted`).",
+        "",
+        _table(
+            [
+                {
+                    "cell": f"{int(r['cell'])}: {r['cell_label']}",
+                    "above by mu": r["above"],
+                    "below": r["below"],
+                    "mu gap": f"{r['mu_gap']:.2f} ({r['joint_sigma']:.2f} joint sigma)",
+                    "random orders keeping it": f"{int(r['orders_above'])} of {int(r['orders'])}",
+                    "batch fit gap": f"{r['batch_gap']:+.3f}",
+                    "cause": r["cause"],
+                }
+                for _, r in causes.iterrows()
             ]
         ),
     ]
@@ -381,7 +409,7 @@ def write_report(out: str | Path) -> Path:
             "",
             _comparisons_table(comparisons, summary),
         ]
-    lines += ["## Bots", "", _bots_table(bots), *_ratings_section(ratings), "## Charts", ""]
+    lines += ["## Bots", "", _bots_table(bots), *_ratings_section(ratings, data, keys), "## Charts", ""]
     chart_dir = out / CHART_DIR
     for stem, title, draw in charts(data, keys, bots, ratings):
         try:

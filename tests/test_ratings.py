@@ -14,8 +14,10 @@ from rummisim.schema import ratings_columns
 from rummisim.stats import (
     bradley_terry,
     finish_ranks,
+    inversion_causes,
     pairwise_results,
     plackett_luce,
+    plackett_luce_batch,
     rating_agreement,
     ratings,
 )
@@ -211,3 +213,101 @@ def test_the_rating_chart_needs_rated_cells():
 
     with pytest.raises(plots.NoData, match="ratings"):
         plots.plot_ratings(pd.DataFrame(columns=list(ratings_columns())))
+
+
+# ----- the batch fit and the causes of an inversion ---------------------------------------------------
+
+
+def ordered_rows(orders: list[list[str]]) -> pd.DataFrame:
+    """Seat rows of one-round games, each given as its order of finish (winner first; the others by
+    falling score, so each place is its own)."""
+    return seat_rows(
+        [[(bot, place == 0, 30 - 10 * place, 5 * place) for place, bot in enumerate(o)] for o in orders]
+    )
+
+
+def arrays(seats: pd.DataFrame, labels: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    index = {label: i for i, label in enumerate(labels)}
+    return (
+        seats["bot_label"].map(index).to_numpy(),
+        finish_ranks(seats).to_numpy(),
+        seats["game"].to_numpy(),
+    )
+
+
+def test_the_batch_fit_recovers_the_strengths_that_made_the_rounds_in_any_order():
+    rng = np.random.default_rng(11)
+    strength = np.array([1.0, 0.3, -0.2, -1.1])
+    orders = []
+    for _ in range(4000):  # Plackett-Luce draws: each place chosen in proportion to exp(strength)
+        left, order = list(range(4)), []
+        while left:
+            weights = np.exp(strength[left])
+            order.append(left.pop(int(rng.choice(len(left), p=weights / weights.sum()))))
+        orders.append([f"p{i}" for i in order])
+    seats = ordered_rows(orders)
+    labels = ["p0", "p1", "p2", "p3"]
+    who, ranks, round_id = arrays(seats, labels)
+    fitted = plackett_luce_batch(who, ranks, round_id, 4)
+    assert fitted == pytest.approx(strength - strength.mean(), abs=0.08)
+    # the rounds in another order: the same fit, while the online ratings move
+    back = np.argsort(-round_id, kind="stable")
+    assert plackett_luce_batch(who[back], ranks[back], round_id[back], 4) == pytest.approx(fitted, abs=1e-6)
+    assert not np.allclose(
+        plackett_luce(who[back], ranks[back], round_id[back], 4)[0], plackett_luce(who, ranks, round_id, 4)[0]
+    )
+
+
+def test_a_round_with_one_player_or_a_tie_at_the_top_is_read_as_the_model_says():
+    # one player at every seat tells nothing; a tie for the first place is two choices from all seats
+    who, ranks, round_id = np.array([0, 0, 1, 1]), np.array([0, 1, 0, 0]), np.array([0, 0, 1, 1])
+    assert plackett_luce_batch(who, ranks, round_id, 2, ridge=0.5) == pytest.approx([0.0, 0.0], abs=1e-9)
+    who, ranks, round_id = np.array([0, 1, 2]), np.array([0, 0, 2]), np.array([0, 0, 0])
+    fitted = plackett_luce_batch(who, ranks, round_id, 3, ridge=0.5)
+    # by symmetry b = (x, x, -2x), and the likelihood is b0 + b1 - 2 log(sum exp b) less the ridge
+    from scipy.optimize import minimize_scalar
+
+    def nll(x):
+        return -(2 * x - 2 * np.log(2 * np.exp(x) + np.exp(-2 * x))) + 0.5 * 6 * x * x
+
+    x = minimize_scalar(nll, bounds=(-5, 5), method="bounded", options={"xatol": 1e-10}).x
+    assert fitted == pytest.approx([x, x, -2 * x], abs=1e-5)
+
+
+def test_inversion_causes_tell_the_order_of_the_rounds_from_what_is_counted():
+    # a wins the first 60 rounds, then d the next 62; b is always second, c third. Online, the late run lifts d above b (Bradley-Terry and the batch fit keep b ahead: order); and
+    # c (always third) rates above a (first or last) by mu and by the batch fit, below it by the
+    # pairwise fit (what is counted).
+    seats = ordered_rows([["a", "b", "c", "d"]] * 60 + [["d", "b", "c", "a"]] * 62)
+    table = ratings(seats)
+    causes = inversion_causes(seats, table)
+    found = {(r.above, r.below): r for r in causes.itertuples()}
+    assert set(found) == {("d", "b"), ("c", "a")}
+    assert found[("d", "b")].cause == "order" and found[("d", "b")].batch_gap < 0
+    assert found[("c", "a")].cause == "counted" and found[("c", "a")].batch_gap > 0
+    assert len(causes) == rating_agreement(table)["inversions"].sum()
+    for row in causes.itertuples():
+        assert row.orders == 40 and 0 <= row.orders_above <= 40
+    # the random orders mostly put b back above d; the same seed gives the same counts
+    assert found[("d", "b")].orders_above < 20
+    pd.testing.assert_frame_equal(causes, inversion_causes(seats, table))
+
+
+def test_a_table_with_no_inversion_has_no_causes(rigged):
+    run = load_results(rigged, require_manifest=False)
+    table = ratings(run["seats"], run["games"])
+    assert rating_agreement(table)["inversions"].sum() == 0
+    assert inversion_causes(run["seats"], table, run["games"]).empty
+
+
+def test_the_report_names_each_inversion_and_its_cause():
+    from rummisim.report import _ratings_section
+
+    seats = ordered_rows([["a", "b", "c", "d"]] * 60 + [["d", "b", "c", "a"]] * 62)
+    text = "\n".join(_ratings_section(ratings(seats), {"seats": seats, "games": None}, []))
+    assert "### Why the two rankings disagree" in text
+    lines = [line for line in text.splitlines() if line.startswith("| 0: ")]
+    causes = [line for line in lines if line.endswith("| order |") or line.endswith("| counted |")]
+    assert len(causes) == 2
+    assert any("| d | b |" in line and line.endswith("| order |") for line in causes)
+    assert any("| c | a |" in line and line.endswith("| counted |") for line in causes)

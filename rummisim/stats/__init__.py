@@ -21,10 +21,13 @@ from rummisim.stats.estimators import (
     wilson_interval,
 )
 from rummisim.stats.ratings import (
+    ORDERS,
     bradley_terry,
     finish_ranks,
+    inversion_causes,
     pairwise_results,
     plackett_luce,
+    plackett_luce_batch,
     rating_agreement,
     ratings,
 )
@@ -61,6 +64,9 @@ __all__ = [
     "plackett_luce",
     "quantile_column",
     "rate",
+    "inversion_causes",
+    "plackett_luce_batch",
+    "ORDERS",
     "rating_agreement",
     "ratings",
     "seat_win_rates",

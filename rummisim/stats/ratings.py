@@ -28,14 +28,16 @@ The cross-check: every pair of seats holding different bots in a round is one co
 that finished higher wins it; equal finishes count half to each), and a Bradley-Terry model,
 P(i above j) = 1 / (1 + exp(b_j - b_i)), is fitted to those counts by maximum likelihood with a small
 ridge (``BT_RIDGE``, which centres the scores and keeps them finite for a bot that never finishes
-above another). `rating_agreement` compares the two rankings per cell (Kendall's tau, inversions).
+above another). `rating_agreement` compares the two rankings per cell (Kendall's tau, inversions);
+`inversion_causes` tells why a pair is inverted, with the order-free batch fit `plackett_luce_batch`
+and the same rounds rated again in random orders.
 
 Pure: DataFrames in, DataFrames out; no I/O.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -97,45 +99,19 @@ def ratings(
         the columns) when no cell has two distinct bots.
     """
     keys = list(keys)
-    need = ["cell", "cell_label", "profile", "lineup", "game", "round", "seat", "bot", "bot_label"]
-    _require(seats, [*need, "won", "score", "points_left", *keys], "ratings")
     columns = list(ratings_columns(keys))
-    if games is not None:
-        seats = completed(games, seats)[1]
-    seats = seats.assign(_rank=finish_ranks(seats)) if not seats.empty else seats
-    distinct = seats.groupby("cell")["bot_label"].nunique() if not seats.empty else pd.Series(dtype=int)
-    rated = sorted(int(c) for c in distinct[distinct >= 2].index)
-    if not rated:
-        return pd.DataFrame(columns=columns)
     parts: list[pd.DataFrame] = []
-    profiles: dict[str, list[int]] = {}
-    for cell in rated:
-        part = seats[seats["cell"] == cell]
-        first = part.iloc[0]
-        profiles.setdefault(str(first["profile"]), []).append(cell)
-        slots = part.drop_duplicates(["game", "seat"])
-        seat_counts = slots.groupby(["game"])["bot_label"].value_counts().groupby("bot_label").max()
-        identity: dict[str, Any] = {k: first[k] for k in ("cell", "cell_label", "profile", "lineup", *keys)}
-        table = _rate(part, ["game", "round"])
-        table["seats"] = table["bot_label"].map(seat_counts).astype("Int64")
-        parts.append(table.assign(**identity))
-    if overall:
-        for index, (profile, cells) in enumerate(profiles.items()):
-            if len(cells) < 2:
-                continue
-            part = seats[seats["cell"].isin(cells)]
-            order = ["cell", "slot" if "slot" in part.columns else "seat", "game"]
-            labels = list(dict.fromkeys(part.sort_values(order, kind="stable")["bot_label"]))
-            identity = {
-                "cell": -(index + 1),
-                "cell_label": f"all ({profile})",
-                "profile": profile,
-                "lineup": ",".join(labels),
-                **{k: None for k in keys},
-            }
-            table = _rate(part, ["game", "round", "cell"])
+    for identity, part, order in _rated_parts(seats, games, keys, overall):
+        table = _rate(part, order)
+        if identity["cell"] >= 0:
+            slots = part.drop_duplicates(["game", "seat"])
+            seat_counts = slots.groupby(["game"])["bot_label"].value_counts().groupby("bot_label").max()
+            table["seats"] = table["bot_label"].map(seat_counts).astype("Int64")
+        else:
             table["seats"] = pd.array([pd.NA] * len(table), dtype="Int64")
-            parts.append(table.assign(**identity))
+        parts.append(table.assign(**identity))
+    if not parts:
+        return pd.DataFrame(columns=columns)
     out = pd.concat(parts, ignore_index=True)
     out = out.reindex(columns=columns)
     for column in ("cell", "seats", "games", "rounds", "rank", "pairs", "bt_rank"):
@@ -143,15 +119,67 @@ def ratings(
     return out.reset_index(drop=True)
 
 
-def _rate(part: pd.DataFrame, order: list[str]) -> pd.DataFrame:
-    """Plackett-Luce and Bradley-Terry over the seat rows ``part`` (already ranked in ``_rank``),
-    rounds taken in ``order``; one row per bot label, best mu first."""
+def _rated_parts(
+    seats: pd.DataFrame, games: pd.DataFrame | None, keys: list[str], overall: bool
+) -> Iterator[tuple[dict[str, Any], pd.DataFrame, list[str]]]:
+    """What `ratings` rates, in its order: (the rating's identity columns, its seat rows ranked in
+    ``_rank``, the order its rounds are taken in), each cell with two or more distinct bot labels,
+    then (``overall``) each profile's overall rating over its rated cells."""
+    need = ["cell", "cell_label", "profile", "lineup", "game", "round", "seat", "bot", "bot_label"]
+    _require(seats, [*need, "won", "score", "points_left", *keys], "ratings")
+    if games is not None:
+        seats = completed(games, seats)[1]
+    if seats.empty:
+        return
+    seats = seats.assign(_rank=finish_ranks(seats))
+    distinct = seats.groupby("cell")["bot_label"].nunique()
+    rated = sorted(int(c) for c in distinct[distinct >= 2].index)
+    profiles: dict[str, list[int]] = {}
+    for cell in rated:
+        part = seats[seats["cell"] == cell]
+        first = part.iloc[0]
+        profiles.setdefault(str(first["profile"]), []).append(cell)
+        yield (
+            {k: first[k] for k in ("cell", "cell_label", "profile", "lineup", *keys)},
+            part,
+            ["game", "round"],
+        )
+    if not overall:
+        return
+    for index, (profile, cells) in enumerate(profiles.items()):
+        if len(cells) < 2:
+            continue
+        part = seats[seats["cell"].isin(cells)]
+        order = ["cell", "slot" if "slot" in part.columns else "seat", "game"]
+        labels = list(dict.fromkeys(part.sort_values(order, kind="stable")["bot_label"]))
+        identity = {
+            "cell": -(index + 1),
+            "cell_label": f"all ({profile})",
+            "profile": profile,
+            "lineup": ",".join(labels),
+            **{k: None for k in keys},
+        }
+        yield identity, part, ["game", "round", "cell"]
+
+
+def _rounds(
+    part: pd.DataFrame, order: list[str]
+) -> tuple[pd.DataFrame, list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """The seat rows ``part`` (already ranked in ``_rank``) sorted with their rounds in ``order``,
+    the bot labels (first seen first), and per row the player, the place and the round."""
     part = part.sort_values([*order, "seat"], kind="stable")
     labels = list(dict.fromkeys(part["bot_label"]))
     index = {label: i for i, label in enumerate(labels)}
     who = part["bot_label"].map(index).to_numpy(dtype=np.int64)
     ranks = part["_rank"].to_numpy(dtype=np.int64)
     round_id = part.groupby(order, sort=False).ngroup().to_numpy(dtype=np.int64)
+    return part, labels, who, ranks, round_id
+
+
+def _rate(part: pd.DataFrame, order: list[str]) -> pd.DataFrame:
+    """Plackett-Luce and Bradley-Terry over the seat rows ``part`` (already ranked in ``_rank``),
+    rounds taken in ``order``; one row per bot label, best mu first."""
+    part, labels, who, ranks, round_id = _rounds(part, order)
     mu, sigma = plackett_luce(who, ranks, round_id, len(labels))
     wins, pairs = pairwise_results(who, ranks, round_id, len(labels))
     bt = bradley_terry(wins)
@@ -214,6 +242,70 @@ def plackett_luce(
     return mu, sigma
 
 
+def plackett_luce_batch(
+    who: np.ndarray, ranks: np.ndarray, round_id: np.ndarray, n_players: int, ridge: float = BT_RIDGE
+) -> np.ndarray:
+    """Plackett-Luce log-strengths fitted to all rounds at once by maximum likelihood: the fit that
+    does not depend on the order of the rounds (`plackett_luce` updates round by round).
+
+    A round is read place by place: the seats at the best place left are chosen from every seat
+    not yet placed, each with probability ``exp(b) / sum(exp(b))`` over those seats (tied seats
+    are each chosen from the same set, as in Breslow's treatment of ties); a round holding one
+    player, or a last place, tells nothing. An L2 ``ridge`` centres the scores and keeps them
+    finite, as in `bradley_terry` (scipy's L-BFGS-B on the exact gradient).
+
+    Args: as `plackett_luce`. Returns: one log-strength per player, summing to 0."""
+    from scipy.optimize import minimize
+
+    who = np.asarray(who, dtype=np.int64)
+    ranks = np.asarray(ranks, dtype=np.int64)
+    round_id = np.asarray(round_id, dtype=np.int64)
+    # one choice per (round, place): its risk set (members: event, player) and the chosen seats
+    member_event: list[np.ndarray] = []
+    member_player: list[np.ndarray] = []
+    chosen_players: list[np.ndarray] = []
+    chosen_counts: list[int] = []
+    bounds = np.flatnonzero(np.diff(round_id)) + 1
+    for rows in np.split(np.arange(len(who)), bounds):
+        players, places = who[rows], ranks[rows]
+        if len(rows) < 2 or len(set(players.tolist())) < 2:
+            continue
+        levels = np.unique(places)
+        for level in levels[:-1]:  # the last place is chosen from itself: no information
+            risk = players[places >= level]
+            chosen = players[places == level]
+            member_event.append(np.full(len(risk), len(chosen_counts)))
+            member_player.append(risk)
+            chosen_players.append(chosen)
+            chosen_counts.append(len(chosen))
+    if n_players == 0:
+        return np.zeros(0)
+    if not chosen_counts:
+        return np.zeros(n_players)
+    event = np.concatenate(member_event)
+    player = np.concatenate(member_player)
+    times_chosen = np.bincount(np.concatenate(chosen_players), minlength=n_players).astype(float)
+    weight = np.asarray(chosen_counts, dtype=float)
+    n_events = len(chosen_counts)
+
+    def objective(b: np.ndarray) -> tuple[float, np.ndarray]:
+        x = b[player]
+        top = np.full(n_events, -np.inf)
+        np.maximum.at(top, event, x)
+        e = np.exp(x - top[event])
+        total = np.bincount(event, weights=e, minlength=n_events)
+        log_total = top + np.log(total)
+        nll = -float(times_chosen @ b) + float(weight @ log_total) + ridge * float(b @ b)
+        share = weight[event] * e / total[event]
+        grad = -times_chosen + np.bincount(player, weights=share, minlength=n_players) + 2 * ridge * b
+        return nll, grad
+
+    fit = minimize(
+        objective, np.zeros(n_players), jac=True, method="L-BFGS-B", options={"gtol": 1e-9, "ftol": 1e-15}
+    )
+    return np.asarray(fit.x) - float(np.mean(fit.x))
+
+
 def pairwise_results(
     who: np.ndarray, ranks: np.ndarray, round_id: np.ndarray, n_players: int
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -257,6 +349,79 @@ def bradley_terry(wins: np.ndarray, ridge: float = BT_RIDGE) -> np.ndarray:
 
     fit = minimize(objective, np.zeros(n), jac=True, method="L-BFGS-B", options={"gtol": 1e-9, "ftol": 1e-15})
     return np.asarray(fit.x) - float(np.mean(fit.x))
+
+
+#: Random orders of a rating's rounds that `inversion_causes` rates again.
+ORDERS = 40
+
+
+def inversion_causes(
+    seats: pd.DataFrame,
+    table: pd.DataFrame,
+    games: pd.DataFrame | None = None,
+    keys: Sequence[str] = (),
+    orders: int = ORDERS,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """Why Plackett-Luce and Bradley-Terry order a pair of bots oppositely, for every such pair of
+    a `ratings` table (computed from the same ``seats``, ``games`` and ``keys``).
+
+    Two tests tell the causes apart. The rounds are rated again in ``orders`` random orders (one
+    generator seeded with ``seed`` per rating, so a rating's figures depend on its rounds alone),
+    and `plackett_luce_batch` fits the model to all rounds at once. Where the batch fit orders
+    the pair as Bradley-Terry does, the online update's order of the rounds made the inversion
+    (``cause`` ``order``); where it orders it as mu does, the two models weigh the places
+    differently (``counted``: Plackett-Luce reads a last place as losing each successive choice
+    and a win as one choice; the pairwise fit weighs a first and a last place alike).
+
+    Returns:
+        One row per inverted pair: ``cell``, ``cell_label``, ``above`` and ``below`` (by mu),
+        ``mu_gap``, ``joint_sigma`` (the gap over ``sqrt(sigma_a^2 + sigma_b^2)``), ``orders``,
+        ``orders_above`` (random orders whose mu keeps ``above`` ahead), ``batch_gap`` (the batch
+        fit's log-strength of ``above`` less ``below``) and ``cause``.
+    """
+    columns = ["cell", "cell_label", "above", "below", "mu_gap", "joint_sigma", "orders", "orders_above"]
+    columns += ["batch_gap", "cause"]
+    _require(table, ["cell", "bot_label", "mu", "sigma", "bt_score"], "inversion_causes")
+    inverted: dict[int, list[tuple[str, str, float, float]]] = {}
+    for cell, part in table.groupby("cell", sort=False):
+        part = part.sort_values("mu", ascending=False, kind="stable")
+        labels = part["bot_label"].astype(str).tolist()
+        mu, sigma, bt = (part[c].to_numpy(dtype=float) for c in ("mu", "sigma", "bt_score"))
+        pairs = inverted.setdefault(int(cell), [])  # type: ignore[arg-type]  # (a groupby key)
+        for i in range(len(labels)):
+            for j in range(i + 1, len(labels)):
+                if (mu[i] - mu[j]) * (bt[i] - bt[j]) < 0:
+                    gap = mu[i] - mu[j]
+                    pairs.append((labels[i], labels[j], gap, gap / np.hypot(sigma[i], sigma[j])))
+    rows = []
+    for identity, part, order in _rated_parts(
+        seats, games, list(keys), overall=bool((table["cell"] < 0).any())
+    ):
+        cell = int(identity["cell"])
+        if not inverted.get(cell):
+            continue
+        _, labels, who, ranks, round_id = _rounds(part, order)
+        index = {label: i for i, label in enumerate(labels)}
+        batch = plackett_luce_batch(who, ranks, round_id, len(labels))
+        blocks = np.split(np.arange(len(who)), np.flatnonzero(np.diff(round_id)) + 1)
+        rng = np.random.default_rng(seed)
+        mus = []
+        for _ in range(orders):
+            rows_in = np.concatenate([blocks[k] for k in rng.permutation(len(blocks))])
+            mus.append(plackett_luce(who[rows_in], ranks[rows_in], round_id[rows_in], len(labels))[0])
+        for above, below, gap, joint in inverted[cell]:
+            a, b = index[above], index[below]
+            batch_gap = float(batch[a] - batch[b])
+            rows.append(
+                {
+                    "cell": cell, "cell_label": identity["cell_label"], "above": above, "below": below,
+                    "mu_gap": gap, "joint_sigma": joint, "orders": orders,
+                    "orders_above": int(sum(m[a] > m[b] for m in mus)), "batch_gap": batch_gap,
+                    "cause": "counted" if batch_gap > 0 else "order",
+                }
+            )  # fmt: skip
+    return pd.DataFrame(rows, columns=columns)
 
 
 def rating_agreement(table: pd.DataFrame) -> pd.DataFrame:
