@@ -1600,10 +1600,12 @@ def _outside_pins(table_counts, rack_counts, pinned, freed: int, profile: RulePr
     as ``_pools`` puts it), or ``None`` where the host sets cannot settle the choice: a pin
     that could itself grow into a set holding a freed joker beside two rack items (the hosts
     are sets of their own; a pin may only grow, so such a play is not among them), or pins
-    the DP does not take. A pinned run may host when the rack tiles of its colour that a run
-    grown from it could reach (over table and rack tiles, and as many gaps as there are
-    jokers in play), plus the rack's jokers, are two or more; a pinned group when it has room
-    for three more tiles."""
+    the DP does not take. A pin's own rack items: its numbered tiles whose code the rack holds
+    (copies are interchangeable: the rack copy may sit in the pin and the table copy go
+    elsewhere). A pinned run may host when those, plus the rack tiles of its colour that a run
+    grown from it could reach (over table and rack tiles, and as many gaps as there are jokers
+    in play), plus the rack's jokers, are two or more; a pinned group when it has room for the
+    freed joker and the rack items its own do not make up."""
     pins = make_pins(pinned, profile)
     if pins is None:
         return None
@@ -1611,15 +1613,17 @@ def _outside_pins(table_counts, rack_counts, pinned, freed: int, profile: RulePr
     if out is None:
         return None
     geo = run_geometry(profile)
-    n_rj = int(rack_counts[profile.tileset.joker])
+    joker = profile.tileset.joker
+    n_rj = int(rack_counts[joker])
     gaps = freed + n_rj  # jokers that may fill a gap: the freed ones and the rack's
     for pin in pins:
+        own = sum(1 for t in set(pin.tiles) if t != joker and rack_counts[t] > 0)
         if pin.kind == "group":
-            if profile.groups.max_size - len(pin.faces) >= 1 + HOST_RACK_ITEMS:
+            if profile.groups.max_size - len(pin.faces) >= 1 + max(0, HOST_RACK_ITEMS - own):
                 return None
             continue
         code_at = geo.codes(pin.colour)  # code_at[q + 1]: the code at 0-based position q
-        items = n_rj
+        items = n_rj + own
         for step in (-1, 1):
             left = gaps
             q = pin.first - 1 if step < 0 else pin.last + 1
