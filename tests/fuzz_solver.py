@@ -1,15 +1,18 @@
 """Fuzz ``solve`` against the integer program for as long as you like (not a test: pytest does not
 collect it; the agreement tests run a fixed, shrinkable sample of the same kind in CI).
 
-    python tests/fuzz_solver.py [--seconds 600] [--seed 16001]
+    python tests/fuzz_solver.py [--seconds 600] [--seed 16001] [--axis AXIS ...] [--locked 0.5]
+        [--initial 0.2]
 
-Each draw picks a variant of ``strategies.VARIANTS`` at random, then a position: half of the time,
-under a profile with jokers, ``random_locked_position`` (table jokers that a rack tile may free),
-else ``random_position`` with a rack of 5-20 tiles; an opening in 20% of draws, ``rearrange=False``
-in 10%, ``objective="value"`` in 30%. Every draw goes through ``test_solver_agreement.check``: the
-play must pass ``validate_move``, be proven, and score what the MILP scores. A failure is printed
-with its position (``Position.describe``) and the run goes on; so is a crash. The draws depend on ``--seed`` alone;
-how many fit in the time does not. Exit status 1 if any draw failed.
+Each draw picks a variant of ``strategies.VARIANTS`` at random (of the ``--axis`` groups given,
+``strategies.AXES``; default all), then a position: with probability ``--locked`` (0.5), under a
+profile with jokers, ``random_locked_position`` (table jokers that a rack tile may free),
+else ``random_position`` with a rack of 5-20 tiles; an opening with probability ``--initial``
+(0.2), ``rearrange=False`` in 10%, ``objective="value"`` in 30%. Every draw goes through
+``test_solver_agreement.check``: the play must pass ``validate_move``, be proven, and score what
+the MILP scores. A failure is printed with its position (``Position.describe``) and the run goes
+on; so is a crash. The draws depend on the arguments alone; how many fit in the time does not.
+Exit status 1 if any draw failed.
 """
 
 from __future__ import annotations
@@ -24,22 +27,28 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from strategies import VARIANTS, Position, random_locked_position, random_position, variant_profile  # noqa: E402
+from strategies import (  # noqa: E402
+    AXES,
+    Position,
+    labels,
+    random_locked_position,
+    random_position,
+    variant_profile,
+)
 from test_solver_agreement import check  # noqa: E402
 
 
-def draw(rng: np.random.Generator) -> Position:
+def draw(rng: np.random.Generator, variants: list[str], locked: float, initial_share: float) -> Position:
     """One random position (see the module docstring)."""
-    labels = list(VARIANTS)
-    label = labels[int(rng.integers(len(labels)))]
+    label = variants[int(rng.integers(len(variants)))]
     profile = variant_profile(label)
-    if profile.tileset.jokers and rng.random() < 0.5:
+    if profile.tileset.jokers and rng.random() < locked:
         table, rack = random_locked_position(profile, rng)
         generator = "locked"
     else:
         table, rack = random_position(profile, rng, max_rack=int(rng.integers(5, 21)))
         generator = "random"
-    initial = bool(rng.random() < 0.2)
+    initial = bool(rng.random() < initial_share)
     rearrange = bool(rng.random() >= 0.1)
     objective = "tiles" if rng.random() < 0.7 else "value"
     return Position(label, profile, rack, table, initial, objective, rearrange, generator)
@@ -49,13 +58,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=600.0, help="how long to draw positions")
     parser.add_argument("--seed", type=int, default=16001, help="the draws' seed")
+    parser.add_argument("--axis", action="append", choices=AXES, help="draw only these axis groups' variants")
+    parser.add_argument(
+        "--locked", type=float, default=0.5, help="share of positions with table jokers to free"
+    )
+    parser.add_argument("--initial", type=float, default=0.2, help="share of openings")
     args = parser.parse_args()
+    variants = [label for axis in args.axis for label in labels(axis)] if args.axis else labels()
     rng = np.random.default_rng(args.seed)
     started = time.perf_counter()
     methods: Counter[str] = Counter()
     failed = drawn = 0
     while time.perf_counter() - started < args.seconds:
-        pos = draw(rng)
+        pos = draw(rng, variants, args.locked, args.initial)
         drawn += 1
         try:
             methods[check(pos, "fuzz")] += 1
