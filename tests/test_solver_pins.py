@@ -104,7 +104,7 @@ def test_a_pin_holding_a_tile_the_rack_also_holds_may_host_the_freed_joker():
     a rack item the pin already has: R4 R5 R6 J(R7) R8 holds R6, the rack too, and with R2 from
     the rack R2 J R4 R5 R6 J(R7) R8 hosts the joker that O7 frees (the table R6 joins K6 O6).
     The DP's host sets beside the pins do not grow pins, so it leaves the choice to the MILP,
-    which places 5 tiles (found by a 26,000-position fuzz run; the DP answered 4 before)."""
+    which places 5 tiles (found by ``tests/fuzz_solver.py``; the DP answered 4 before)."""
     profile = variant_profile("classic-wrap+strict")
     table = parse_table(
         "R4 R5 R6 J(R7) R8 | O5 O6 J(O7) O8 | K1 R1 O1 B1 | O8 O9 O10 O11 O12 | R9 R10 R11 R12 R13 "
