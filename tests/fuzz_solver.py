@@ -2,7 +2,7 @@
 collect it; the agreement tests run a fixed, shrinkable sample of the same kind in CI).
 
     python tests/fuzz_solver.py [--seconds 600] [--seed 16001] [--axis AXIS ...] [--locked 0.5]
-        [--initial 0.2]
+        [--initial 0.2] [--budget N]
 
 Each draw picks a variant of ``strategies.VARIANTS`` at random (of the ``--axis`` groups given,
 ``strategies.AXES``; default all), then a position: with probability ``--locked`` (0.5), under a
@@ -11,7 +11,9 @@ else ``random_position`` with a rack of 5-20 tiles; an opening with probability 
 (0.2), ``rearrange=False`` in 10%, ``objective="value"`` in 30%. Every draw goes through
 ``test_solver_agreement.check``: the play must pass ``validate_move``, be proven, and score what
 the MILP scores. A failure is printed with its position (``Position.describe``) and the run goes
-on; so is a crash. The draws depend on the arguments alone; how many fit in the time does not.
+on; so is a crash. With ``--budget N`` each search gets a budget of N units instead: its play
+must be legal, and score what the MILP scores where it is proven, no more where the budget cut it
+short. The draws depend on the arguments alone; how many fit in the time does not.
 Exit status 1 if any draw failed.
 """
 
@@ -35,7 +37,35 @@ from strategies import (  # noqa: E402
     random_position,
     variant_profile,
 )
-from test_solver_agreement import check  # noqa: E402
+from test_solver_agreement import check, check_legal, reference, score  # noqa: E402
+
+from rummisim.solver import solve  # noqa: E402
+
+
+def check_budgeted(pos: Position, budget: int) -> str:
+    """``solve`` under a search budget of ``budget`` units: the play is legal; a proven one scores
+    what the MILP scores, one cut short by the budget (``proven=False``) no more; returns its
+    method."""
+    got = solve(
+        pos.rack,
+        pos.table,
+        pos.profile,
+        initial=pos.initial,
+        objective=pos.objective,
+        rearrange=pos.rearrange,
+        budget=budget,
+    )
+    if got.played:
+        check_legal(pos, got.table, got.played, f"solve ({got.method}, budget {budget})")
+    ref = reference(pos)
+    ours, theirs = (
+        score(pos.profile, got.played, pos.objective),
+        score(pos.profile, ref.played, pos.objective),
+    )
+    what = f"ours {ours} by {got.method} (proven {got.proven}), MILP {theirs}: {pos.describe()}"
+    assert ours <= theirs, f"BETTER THAN THE OPTIMUM ({pos.objective}: {what})"
+    assert ours == theirs or not got.proven, f"DISAGREEMENT ({pos.objective}: {what})"
+    return got.method if got.proven else f"{got.method} (cut)"
 
 
 def draw(rng: np.random.Generator, variants: list[str], locked: float, initial_share: float) -> Position:
@@ -63,6 +93,12 @@ def main() -> int:
         "--locked", type=float, default=0.5, help="share of positions with table jokers to free"
     )
     parser.add_argument("--initial", type=float, default=0.2, help="share of openings")
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=None,
+        help="search with this budget (units): legal, never above the MILP",
+    )
     args = parser.parse_args()
     variants = [label for axis in args.axis for label in labels(axis)] if args.axis else labels()
     rng = np.random.default_rng(args.seed)
@@ -73,7 +109,7 @@ def main() -> int:
         pos = draw(rng, variants, args.locked, args.initial)
         drawn += 1
         try:
-            methods[check(pos, "fuzz")] += 1
+            methods[check(pos, "fuzz") if args.budget is None else check_budgeted(pos, args.budget)] += 1
         except Exception as failure:  # a disagreement, an illegal play, or a crash: all reported
             failed += 1
             print(f"FAILED ({type(failure).__name__}): {failure}", flush=True)
