@@ -176,6 +176,11 @@ def _rounds(
     return part, labels, who, ranks, round_id
 
 
+def _round_rows(round_id: np.ndarray) -> list[np.ndarray]:
+    """The row indices of each round, in order (``round_id``: rows of a round are contiguous)."""
+    return np.split(np.arange(len(round_id)), np.flatnonzero(np.diff(round_id)) + 1)
+
+
 def _rate(part: pd.DataFrame, order: list[str]) -> pd.DataFrame:
     """Plackett-Luce and Bradley-Terry over the seat rows ``part`` (already ranked in ``_rank``),
     rounds taken in ``order``; one row per bot label, best mu first."""
@@ -224,8 +229,7 @@ def plackett_luce(
     model = PlackettLuce(tau=0.0)
     mu = np.full(n_players, float(model.mu))
     sigma = np.full(n_players, float(model.sigma))
-    bounds = np.flatnonzero(np.diff(round_id)) + 1
-    for rows in np.split(np.arange(len(who)), bounds):
+    for rows in _round_rows(round_id):
         if len(rows) == 0:
             continue
         players = who[rows]
@@ -265,8 +269,7 @@ def plackett_luce_batch(
     member_player: list[np.ndarray] = []
     chosen_players: list[np.ndarray] = []
     chosen_counts: list[int] = []
-    bounds = np.flatnonzero(np.diff(round_id)) + 1
-    for rows in np.split(np.arange(len(who)), bounds):
+    for rows in _round_rows(round_id):
         players, places = who[rows], ranks[rows]
         if len(rows) < 2 or len(set(players.tolist())) < 2:
             continue
@@ -278,9 +281,7 @@ def plackett_luce_batch(
             member_player.append(risk)
             chosen_players.append(chosen)
             chosen_counts.append(len(chosen))
-    if n_players == 0:
-        return np.zeros(0)
-    if not chosen_counts:
+    if not chosen_counts:  # (no player, or no round that compares two)
         return np.zeros(n_players)
     event = np.concatenate(member_event)
     player = np.concatenate(member_player)
@@ -351,6 +352,20 @@ def bradley_terry(wins: np.ndarray, ridge: float = BT_RIDGE) -> np.ndarray:
     return np.asarray(fit.x) - float(np.mean(fit.x))
 
 
+def _inverted_pairs(part: pd.DataFrame) -> list[tuple[str, str, float, float]]:
+    """The pairs of bots one rating (``part``: its rows of a `ratings` table) orders oppositely by
+    mu and by Bradley-Terry: (above by mu, below, mu gap, gap in joint sigmas), by falling mu."""
+    part = part.sort_values("mu", ascending=False, kind="stable")
+    labels = part["bot_label"].astype(str).tolist()
+    mu, sigma, bt = (part[c].to_numpy(dtype=float) for c in ("mu", "sigma", "bt_score"))
+    return [
+        (labels[i], labels[j], mu[i] - mu[j], (mu[i] - mu[j]) / np.hypot(sigma[i], sigma[j]))
+        for i in range(len(labels))
+        for j in range(i + 1, len(labels))
+        if (mu[i] - mu[j]) * (bt[i] - bt[j]) < 0
+    ]
+
+
 #: Random orders of a rating's rounds that `inversion_causes` rates again.
 ORDERS = 40
 
@@ -383,17 +398,10 @@ def inversion_causes(
     columns = ["cell", "cell_label", "above", "below", "mu_gap", "joint_sigma", "orders", "orders_above"]
     columns += ["batch_gap", "cause"]
     _require(table, ["cell", "bot_label", "mu", "sigma", "bt_score"], "inversion_causes")
-    inverted: dict[int, list[tuple[str, str, float, float]]] = {}
-    for cell, part in table.groupby("cell", sort=False):
-        part = part.sort_values("mu", ascending=False, kind="stable")
-        labels = part["bot_label"].astype(str).tolist()
-        mu, sigma, bt = (part[c].to_numpy(dtype=float) for c in ("mu", "sigma", "bt_score"))
-        pairs = inverted.setdefault(int(cell), [])  # type: ignore[arg-type]  # (a groupby key)
-        for i in range(len(labels)):
-            for j in range(i + 1, len(labels)):
-                if (mu[i] - mu[j]) * (bt[i] - bt[j]) < 0:
-                    gap = mu[i] - mu[j]
-                    pairs.append((labels[i], labels[j], gap, gap / np.hypot(sigma[i], sigma[j])))
+    inverted = {
+        int(cell): _inverted_pairs(part)  # type: ignore[arg-type]  # (a groupby key)
+        for cell, part in table.groupby("cell", sort=False)
+    }
     rows = []
     for identity, part, order in _rated_parts(
         seats, games, list(keys), overall=bool((table["cell"] < 0).any())
@@ -404,7 +412,7 @@ def inversion_causes(
         _, labels, who, ranks, round_id = _rounds(part, order)
         index = {label: i for i, label in enumerate(labels)}
         batch = plackett_luce_batch(who, ranks, round_id, len(labels))
-        blocks = np.split(np.arange(len(who)), np.flatnonzero(np.diff(round_id)) + 1)
+        blocks = _round_rows(round_id)
         rng = np.random.default_rng(seed)
         mus = []
         for _ in range(orders):
@@ -439,25 +447,18 @@ def rating_agreement(table: pd.DataFrame) -> pd.DataFrame:
     _require(table, need, "rating_agreement")
     rows = []
     for cell, part in table.groupby("cell", sort=False):
-        part = part.sort_values("mu", ascending=False, kind="stable")
-        mu = part["mu"].to_numpy(dtype=float)
-        bt = part["bt_score"].to_numpy(dtype=float)
-        labels = part["bot_label"].astype(str).tolist()
-        sigma = part["sigma"].to_numpy(dtype=float)
         inverted = [
-            f"{labels[i]} > {labels[j]} by {mu[i] - mu[j]:.2f} mu "
-            f"({(mu[i] - mu[j]) / np.hypot(sigma[i], sigma[j]):.2f} joint sigma)"
-            for i in range(len(labels))
-            for j in range(i + 1, len(labels))
-            if (mu[i] - mu[j]) * (bt[i] - bt[j]) < 0
+            f"{above} > {below} by {gap:.2f} mu ({joint:.2f} joint sigma)"
+            for above, below, gap, joint in _inverted_pairs(part)
         ]
-        tau = float(kendalltau(mu, bt).statistic) if len(labels) > 1 else float("nan")
+        mu, bt = part["mu"].to_numpy(dtype=float), part["bt_score"].to_numpy(dtype=float)
+        tau = float(kendalltau(mu, bt).statistic) if len(part) > 1 else float("nan")
         rows.append(
             {
                 "cell": cell,
                 "cell_label": part["cell_label"].iloc[0],
                 "profile": part["profile"].iloc[0],
-                "bots": len(labels),
+                "bots": len(part),
                 "kendall_tau": tau,
                 "inversions": len(inverted),
                 "inverted": "; ".join(inverted),
