@@ -5,7 +5,8 @@ search does with them (a benchmark and a diagnostic, not a test).
 
 Plays seeds ``0..games-1`` with four ``greedy`` bots under every built-in profile (or the
 ``--profile`` subset), recording every ``solve`` call the integer program answered
-(``Solution.method == "milp"``). Then it asks each recorded position again, twice: as shipped,
+(``Solution.method == "milp"``), with why the DP handed it on (``Solution.fallback``, one of
+``dp.GIVE_UPS``). Then it asks each recorded position again, twice: as shipped,
 and with ``dp.TRACK_TWO_HOSTS`` (two freed jokers past the host listing tracked by one search
 with two host fields). Per position: the method and seconds each way, the tiles and points
 placed (they must agree: both are exact), and the states the two-field pass created or the
@@ -80,7 +81,8 @@ def main() -> int:
     current[0] = ""
     log = two_host_passes()
     totals: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0, 0])
-    print(f"{'profile':20s} {'shipped':>14s} {'two hosts':>16s}  tiles,points  two-field passes (states)")
+    head = f"{'profile':20s} {'why (Solution.fallback)':>24s} {'shipped':>14s} {'two hosts':>16s}"
+    print(f"{head}  tiles,points  two-field passes (states)")
     disagree = 0
     for name, call_args, call_kwargs, _, _ in recorded:
         row = []
@@ -101,8 +103,9 @@ def main() -> int:
         total[2] += two_s
         total[3] += two.method == "dp"
         shown = ", ".join(f"{kind} {states:,}" for kind, states in passes) or "-"
-        print(f"{name:20s} {base.method:>5s} {base_s:7.2f}s {two.method:>5s} {two_s:7.2f}s  "
-              f"{placed[0]:>3d},{placed[1]:<4d}{'' if same else ' DIFFERENT'}  {shown}")  # fmt: skip
+        line = f"{name:20s} {base.fallback:>24s} {base.method:>5s} {base_s:7.2f}s"
+        line += f" {two.method:>5s} {two_s:7.2f}s"
+        print(f"{line}  {placed[0]:>3d},{placed[1]:<4d}{'' if same else ' DIFFERENT'}  {shown}")
     print()
     print(f"{'profile':20s} {'calls':>6s} {'shipped s':>10s} {'two hosts s':>12s} {'dp answers':>11s}")
     for name, (calls, base_s, two_s, by_dp) in totals.items():

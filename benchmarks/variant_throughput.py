@@ -56,17 +56,22 @@ BOOT_SEED = 2026
 
 
 class Calls:
-    """Solver calls by ``Solution.method``: how many, their seconds, the slowest one."""
+    """Solver calls by ``Solution.method``: how many, their seconds, the slowest one; the
+    integer program's calls also by why the DP handed them on (``Solution.fallback``)."""
 
     def __init__(self) -> None:
         self.count: Counter[str] = Counter()
         self.seconds: defaultdict[str, float] = defaultdict(float)
         self.slowest = 0.0
+        self.why: Counter[str] = Counter()
+        self.why_seconds: defaultdict[str, float] = defaultdict(float)
 
     def clear(self) -> None:
         self.count.clear()
         self.seconds.clear()
         self.slowest = 0.0
+        self.why.clear()
+        self.why_seconds.clear()
 
     def __bool__(self) -> bool:
         return bool(self.count)
@@ -90,6 +95,9 @@ def count_solver_calls(record=None) -> Calls:
         calls.count[solution.method] += 1
         calls.seconds[solution.method] += took
         calls.slowest = max(calls.slowest, took)
+        if solution.method == "milp":
+            calls.why[solution.fallback] += 1
+            calls.why_seconds[solution.fallback] += took
         if record is not None:
             record(args, kwargs, solution, took)
         return solution
@@ -146,6 +154,7 @@ def main() -> int:
     times: dict[tuple[str, str], np.ndarray] = {row: np.zeros((args.repeats, args.games)) for row in rows}
     rounds: dict[tuple[str, str], np.ndarray] = {}
     stats: dict[tuple[str, str], tuple[Counter[str], dict[str, float], float]] = {}
+    causes: dict[tuple[str, str], list[tuple[str, int, float]]] = {}
     started = time.perf_counter()
     for repeat in range(args.repeats):
         for row in rows:
@@ -158,6 +167,7 @@ def main() -> int:
                 times[row][repeat, seed] = time.perf_counter() - start
             rounds[row] = np.array(got, dtype=float)
             stats[row] = (Counter(calls.count), dict(calls.seconds), calls.slowest)
+            causes[row] = [(why, n, calls.why_seconds[why]) for why, n in calls.why.most_common()]
     wall = time.perf_counter() - started
 
     rng = np.random.default_rng(BOOT_SEED)
@@ -206,6 +216,11 @@ def main() -> int:
         "w/o milp: the ratio with each row's integer-program seconds (its last repeat's) taken out "
         "of its time and of the yardstick's: what the search alone does"
     )
+    print("integer-program calls by why the DP handed them on (Solution.fallback; dp.GIVE_UPS):")
+    for row in rows:
+        if causes[row]:
+            parts = ", ".join(f"{why} {n} ({seconds:.2f} s)" for why, n, seconds in causes[row])
+            print(f"  {row[0]} {row[1]}: {parts}")
     return 0
 
 

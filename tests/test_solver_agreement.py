@@ -43,6 +43,7 @@ from strategies import (
 from rummisim import parse_table, parse_tiles
 from rummisim.moves import IllegalMove, validate_move
 from rummisim.solver import placed_value, solve
+from rummisim.solver.dp import GIVE_UPS
 from rummisim.solver.milp import solve_milp
 
 SWEEP = settings(
@@ -141,6 +142,8 @@ def check(pos: Position, axis: str, budget: int | None = None) -> str:
     counts["positions"] += 1
     DISTINCT.add(pos.describe())
     counts[got.method] += 1
+    # the integer program's answers say why the DP handed the position on, no other does
+    assert (got.fallback in GIVE_UPS) if got.method == "milp" else got.fallback == "", pos.describe()
     if budget is None:
         assert got.proven, f"not proven ({got.method}) at {pos.describe()}"
     if got.played:

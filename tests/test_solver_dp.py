@@ -141,6 +141,24 @@ def test_scope_returns_none():
     assert solve_dp(parse_tiles("R4", std), (), std, objective="fun") is None
 
 
+def test_the_milp_says_why_the_dp_handed_it_on():
+    """``Solution.fallback``: outside the DP's scope; a table whose kept jokers the decoding
+    cannot fit within ``max_per_set`` (K9-K13 keeps two jokers, K4-K8 one: the DP's K4..K13 of
+    tiles holds three; a game position of ``polish-40``, 4 jokers); a DP answer is no fallback."""
+    strict = with_overrides("guide-strict-joker", jokers={"table_jokers": "free"})
+    sol = solve("K3 O3", "R3 R4 R5 J(R6)", strict, budget=None)
+    assert (sol.method, sol.fallback) == ("milp", "scope")
+    polish = load_profile("polish-40")
+    table = (
+        "K4 K5 J(K6) K7 K8 | J(K9) J(K10) K11 K12 K13 | R2 R3 R4 | R5 R6 R7 | O3 O4 O5 | B1 B2 B3 "
+        "| B9 B10 B11 | R8 O8 B8 | J(K13) R13 B13 | R13 O13 B13"
+    )
+    sol = solve("R12 B9", table, polish, budget=None)
+    assert (sol.method, sol.fallback, sol.played) == ("milp", "decode", ())
+    sol = solve("R12 B9", "R9 R10 R11 | K5 O5 B5", polish, budget=None)
+    assert (sol.method, sol.fallback, len(sol.played)) == ("dp", "", 1)
+
+
 def test_solve_uses_the_dp_and_stays_legal(std_free):
     table = parse_table("R1 R2 R3 R4 R5 R6", std_free)
     solution = solve(parse_tiles("R4", std_free), table, std_free)

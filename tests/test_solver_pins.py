@@ -96,6 +96,7 @@ def test_a_pin_that_could_hold_the_freed_joker_goes_to_the_milp(strict):
     rack = parse_tiles("R5 R8 R9 O11 B3 B6", strict)
     sol = solve(rack, table, strict, budget=None)
     assert sol.method == "milp" and sol.tiles_placed == 4
+    assert sol.fallback == "hosts: pin may host"
     validate_move(strict, table, rack, sol.table, sol.played, opened=True)
 
 
@@ -115,6 +116,7 @@ def test_a_pin_holding_a_tile_the_rack_also_holds_may_host_the_freed_joker():
     sol = solve(rack, table, profile, budget=None)
     ref = solve_milp(rack, table, profile, initial=False, objective="tiles", rearrange=True)
     assert sol.method == "milp" and sol.tiles_placed == len(ref.played) == 5
+    assert sol.fallback == "hosts: pin may host"
     validate_move(profile, table, rack, sol.table, sol.played, opened=True)
 
 

@@ -79,6 +79,7 @@ class Solution:
     proven: bool
     nodes: int = 0
     method: str = "dp"  # what answered: one of METHODS
+    fallback: str = ""  # with ``method == "milp"``: why the DP handed it on (``dp.GIVE_UPS``)
 
     @property
     def is_play(self) -> bool:
@@ -179,6 +180,7 @@ def solve(
                     break
             return _solution(beam, profile, proven=False, nodes=nodes, method="beam")
     if result and result.played and not _is_legal(rules, table, rack, result, opened=opened):
+        meter.fail("refused")
         result = None
     if result is not None:
         if meter.cut:
@@ -204,7 +206,8 @@ def solve(
         )
         spent += result.nodes
         if not result.played or _is_legal(profile, table, rack, result, opened=opened):
-            return _solution(result, profile, proven=result.proven, nodes=spent, method="milp")
+            why = meter.why or "scope"  # (a DP entry point that gives up without saying why)
+            return _solution(result, profile, proven=result.proven, nodes=spent, method="milp", why=why)
         # the windows model aggregates jokers and can, rarely, decode into sets the engine
         # refuses; the pattern formulation places every joker explicitly
     ts = profile.tileset
@@ -215,7 +218,7 @@ def solve(
 
 
 def _solution(
-    result: SearchResult, profile: RuleProfile, *, proven: bool, nodes: int, method: str
+    result: SearchResult, profile: RuleProfile, *, proven: bool, nodes: int, method: str, why: str = ""
 ) -> Solution:
     return Solution(
         played=result.played,
@@ -225,4 +228,5 @@ def _solution(
         proven=proven,
         nodes=nodes,
         method=method,
+        fallback=why,
     )

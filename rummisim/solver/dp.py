@@ -928,6 +928,27 @@ class SearchBudgetSpent(Exception):
 
 KEPT_PLAYS = 8  # legal plays a ``Meter`` keeps for a search cut short by its budget
 
+# Why the DP hands a position to the integer program (``Meter.why``, ``Solution.fallback``):
+GIVE_UPS = (
+    "scope",  # the profile or table is outside what the DP takes (``supported``, ``encodable``)
+    "opening cores",  # more opening cores than ``MAX_CORES`` (or their search's steps)
+    "strict sets: split joker set",  # a strict joker set that keeps one joker and frees another
+    "hosts: reuse any",  # a better bound frees a joker under ``reuse: any`` and is refused
+    "hosts: 1 freed",  # the host sets of the freed jokers: too many to list (by how many)
+    "hosts: 2 freed",
+    "hosts: 3+ freed",
+    "hosts: states",  # ... or their DP passes ran past ``MAX_HOST_STATES``
+    "hosts: refused",  # a host play ``validate_move`` refuses
+    "hosts: pin may host",  # a pinned set could itself grow into a host (``_outside_pins``)
+    "tracked: not applicable",  # the tracked host pass does not take the position
+    "tracked: states",  # ... ran past ``MAX_TRACKED_HOST_STATES``
+    "tracked: refused",  # ... decoded into a play ``validate_move`` refuses
+    "pins",  # pins the DP does not take (jokers past ``max_per_set``, a kept joker outside)
+    "states",  # past the DP's bound of states (``MAX_STATES``), or its key bits
+    "decode",  # the decoding cannot place every joker within ``max_per_set``, or fit the play
+    "refused",  # ``validate_move`` refuses the DP's answer (``dispatch.solve``)
+)
+
 
 class Meter:
     """The DP states a search may still create (``None``: no budget) and those it made.
@@ -937,7 +958,9 @@ class Meter:
     (or no play) instead of giving up (``None``, for the integer program); ``cut`` then says
     that the answer is not proven best. ``kept``: the best legal plays (score, table, played)
     the search found on its way, kept for when the budget runs out before one is proven best
-    (an opening's parts are plays of part of the rack: the caller checks them)."""
+    (an opening's parts are plays of part of the rack: the caller checks them). ``why``: the
+    last reason a part of the search gave up (``fail``; one of ``GIVE_UPS``), which says why
+    the integer program answers when the whole search does."""
 
     def __init__(self, left: int | None = None, *, settle: bool = False) -> None:
         self.left = left
@@ -945,6 +968,12 @@ class Meter:
         self.settle = settle
         self.cut = False
         self.kept: list[tuple[int, tuple[Meld, ...], tuple[int, ...]]] = []
+        self.why = ""
+
+    def fail(self, why: str) -> None:
+        """Record why a part of the search gives up (its answer: None), one of ``GIVE_UPS``."""
+        assert why in GIVE_UPS, why
+        self.why = why
 
     def keep(self, found) -> None:
         """Remember a legal play (score, table, played), the ``KEPT_PLAYS`` best."""
@@ -1032,10 +1061,12 @@ def solve_dp(
     ``SearchBudgetSpent``."""
     if not rearrange:
         profile = without_rearrange(profile)
+    meter = meter or Meter()
     if objective not in OBJECTIVES or not supported(profile, table, pins=True):
+        meter.fail("scope")
         return None
     rack = tuple(sorted(int(t) for t in rack))
-    return _play(rack, tuple(table), profile, objective, meter or Meter())
+    return _play(rack, tuple(table), profile, objective, meter)
 
 
 def _play(rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile, objective: str, meter):
@@ -1100,11 +1131,12 @@ def solve_dp_opening(
     it) bounds every opening, and is the answer when it meets the opening rules (for a table
     that may be touched: without freeing table jokers, see ``_cored_opening``); else
     ``_cored_opening`` settles it. ``solve`` checks the answer with ``validate_move``."""
+    meter = meter or Meter()
     if objective not in OBJECTIVES or not encodable(profile):
+        meter.fail("scope")
         return None
     rack = tuple(sorted(int(t) for t in rack))
     table = tuple(table)
-    meter = meter or Meter()
     touch = profile.initial_meld.may_touch_table
     single = profile.initial_meld.sets == "single"
     if single and not touch:
@@ -1114,10 +1146,12 @@ def solve_dp_opening(
         return SearchResult(table + (best[1].meld,), best[1].tiles, True, meter.spent)
     top = _opening_value_bound(rack, profile, meter)
     if top is None:
+        meter.fail("states")
         return None
     if top < profile.initial_meld.threshold:
         return SearchResult(table, (), True, meter.spent)
     if single or (touch and not supported(profile, table)):
+        meter.fail("scope")
         return None
     base = table if touch else ()
     found = _cored_opening(rack, base, profile, objective, meter)
@@ -1171,6 +1205,7 @@ def _cored_opening(rack, base, profile, objective, meter) -> _Found | None:
     try:
         cores = opening_cores(rack, profile, limit=MAX_CORES, nodes=MAX_CORE_NODES)
     except TooManyCores:
+        meter.fail("opening cores")
         return None
     if not cores:
         return 0, base, ()
@@ -1349,6 +1384,7 @@ def _solve_rack(
             if not profile.jokers.take_from_joker_sets:  # dp pins: the sets of kept jokers stay
                 opts["pinned"] = _strict_pins(table, choice, profile)
                 if opts["pinned"] is None:
+                    meter.fail("strict sets: split joker set")
                     return None
                 if opts["pinned"] is NO_PINS:
                     continue  # kept jokers of one set at faces no set holds
@@ -1440,6 +1476,7 @@ def _settle(
         if best is not None and found[0] <= best[0]:
             continue
         if profile.jokers.reuse != "two_rack_tiles":
+            meter.fail("hosts: reuse any")
             return None
         above = NO_BOUND if best is None else best[0] + 1
         if floor is not None:
@@ -1505,6 +1542,7 @@ def _host_sets_search(
     if pinned:  # the hosts are sets of the tiles outside the pins, the pins kept as they are
         table_counts = _outside_pins(table_counts, rack_counts, pinned, left, profile)
         if table_counts is None:
+            meter.fail("hosts: pin may host")
             return None
     hosts = freed_joker_hosts(table_counts, rack_counts, profile, limit=host_cap[0])
     if hosts is not None:  # sets with more rack tiles first: good plays early raise the floor
@@ -1518,6 +1556,7 @@ def _host_sets_search(
         hosts = None if shared is None else hosts + shared
     if hosts is None or len(hosts) > host_cap[0]:
         host_cap[0] = -1  # past the limits: ``_solve_rack`` gives up at once
+        meter.fail(_hosts_why(left))
         return None
     top = sum(tile_gain(profile, t, objective) for t in rack)
     best: _Found = (NO_BOUND, table, ())
@@ -1535,11 +1574,13 @@ def _host_sets_search(
             return None
         host_cap[1] -= meter.spent - before
         if host_cap[0] < 0 or host_cap[1] < 0:
+            meter.fail("hosts: states" if host_cap[1] < 0 else _hosts_why(left))
             return None
         if found[0] < floor:
             continue
         if left == freed_in(host, ts.joker):  # every freed joker has its set: a legal play
             if not _legal(profile, table, full_rack, found):
+                meter.fail("hosts: refused")
                 return None
             best = found
             floor = found[0] + 1
@@ -1559,6 +1600,11 @@ def _host_sets_search(
         best = found
         floor = found[0] + 1
     return best
+
+
+def _hosts_why(freed: int) -> str:
+    """``Meter.why`` for host sets too many to list, by the freed jokers left to place."""
+    return f"hosts: {freed} freed" if freed < 3 else "hosts: 3+ freed"
 
 
 # states a search that tracks the host set of a freed joker may create (past them: the MILP)
@@ -1586,11 +1632,16 @@ def _tracked_host(rack, full_rack, table, profile, objective, meter, virtual, fo
     except SearchBudgetSpent:
         if not capped:
             raise  # the search budget is spent
-        return None  # past the tracked search's own limit: the integer program answers
+        meter.fail("tracked: states")  # past its own limit: the integer program answers
+        return None
     finally:
         if not two:
             meter.spend(sub.spent)
-    if found is None or (found[0] >= floor and not _legal(profile, table, full_rack, found)):
+    if found is None:
+        meter.fail(sub.why or "tracked: not applicable")
+        return None
+    if found[0] >= floor and not _legal(profile, table, full_rack, found):
+        meter.fail("tracked: refused")
         return None
     return found
 
@@ -1728,32 +1779,39 @@ def _best(
     n_tj, n_rj = int(table_counts[joker]), int(rack_counts[joker])
     fewest, most = _count_range(table_counts, rack_counts, joker)
     if n_tj + n_rj > ts.jokers or fewest < 0:
+        meter.fail("scope")
         return None
     copies = max(ts.copies, most)
     n_jokers = n_tj + n_rj
     pins = make_pins(pinned, profile) if pinned else ()
     if pins is None:
+        meter.fail("pins")
         return None
     if pins:
         # a pinned set with the DP's jokers could pass ``max_per_set``: not tracked with pins
         cap = profile.jokers.max_per_set
         if n_jokers + max(pin.jokers for pin in pins) > cap:
+            meter.fail("pins")
             return None
         table_counts = _less_pins(table_counts, pins)
         pin_jokers = sorted(
             f for pin in pins for t, f in zip(pin.tiles, pin.faces, strict=True) if t == joker
         )
         if table_counts is None or pin_jokers != sorted(virtual):
-            return None  # every kept joker sits in a pin
+            meter.fail("pins")  # every kept joker sits in a pin
+            return None
         virtual = ()
     tab = _tables(profile, copies, n_jokers)
     if tab is None:
+        meter.fail("states")
         return None
     host_args = None
     if host:
         if pins or hosts or beam_states or n_tj not in (1, 2) or tab.types.n != len(HOST_TYPES):
+            meter.fail("tracked: not applicable")
             return None
         if tab.low_at + n_tj * HOST_BITS > MAX_KEY_BITS:
+            meter.fail("tracked: not applicable")
             return None
         host_args = _host_args(tab, n_rj, profile, n_tj)
     tgrid, rgrid, wrapable, allow_group = _grids(table_counts, rack_counts, profile)
@@ -1777,9 +1835,11 @@ def _best(
     if best == NO_STATE and floor is not None:
         return NO_BOUND, table, ()  # nothing reaches the floor
     if best < 0:
+        meter.fail("states")
         return None
     steps = np.empty(n_steps, dtype=np.int64)
     if _chain(buf.parents, buf.actions, best, steps) != n_steps:
+        meter.fail("decode")
         return None
     score = int(buf.scores[best]) + offset + n_rj * item_gain(profile.jokers.penalty, objective)
     host_sets = tuple(h[0] for h in hosts)
@@ -1787,14 +1847,17 @@ def _best(
     if host_args is not None:
         split = split_host(steps, grid_of_best[0], n_pos, profile, tab.types, n_rj, n_tj)
         if split is None:
+            meter.fail("decode")
             return None
         steps, moves = split
     new_table = build_table(steps, profile, tab.types, n_pos, n_jokers, virtual, host_sets, pins, moves)
     if new_table is None:
+        meter.fail("decode")
         return None
     new_tiles = np.array([t for m in new_table for t in m.tiles], dtype=np.int64)
     played = _played(new_tiles, real_counts, full_rack_counts)
     if played.shape[0] and played[0] < 0:
+        meter.fail("decode")
         return None
     return score, new_table, tuple(played.tolist())
 
