@@ -258,3 +258,78 @@ def test_a_budget_cut_keeps_the_best_legal_play_found():
     assert cut.tiles_placed == 20
     beam_alone = dp.solve_dp_beam(rack, table, profile, initial=True, objective="tiles", states=50_000)
     assert beam_alone is not None and len(beam_alone.played) < cut.tiles_placed
+
+
+# ``dp.RELAX_TRACKED``: three jokers in the tracked search (a rack joker beside two freed ones:
+# runs without per-run joker counts, a relaxation of ``max_per_set``), and a refused decoding
+# tried again with the kept jokers outside the host runs. Two game positions of ``polish-40``
+# (4 jokers) that the MILP answers by default (``Solution.fallback`` says why).
+RELAXED_POSITIONS = [
+    (  # an opening of 20 rack tiles, a rack joker, two table jokers freed: 3 jokers to track
+        "K1 O1 B1 | K7 J(K8) K9 K10 | K7 O7 B7 | K12 R12 O12 B12 | R6 R7 R8 | O7 O8 O9 O10"
+        " | B8 B9 B10 J(B11) B12 B13 | R11 O11 B11 | K4 R4 O4",
+        "K4 K8 K13 R1 R1 R5 R10 R10 O1 O2 O3 O5 O6 O6 O10 B4 B5 B6 B11 J",
+        True,
+        "hosts: 2 freed",
+        19,
+        132,
+    ),
+    (  # R7 frees J(R7); the tracked pass's host run K8..K13 counted the rack's K13, where the
+        # kept J(K13) went back: put back in K13 O13 B13 instead, the play is legal
+        "K3 R3 O3 | K5 K6 K7 | K11 R11 O11 B11 | K12 O12 B12 | J(K13) O13 B13 | R5 J(R6) J(R7) R8 R9"
+        " | R11 O11 B11 | O5 O6 O7 | B3 B4 B5 | B5 B6 B7 B8 | K10 K11 K12 | O6 O7 O8 O9",
+        "K2 K9 K9 K13 R1 R7 B10",
+        False,
+        "tracked: refused",
+        4,
+        38,
+    ),
+]
+
+
+@pytest.mark.parametrize(("table", "rack", "initial", "why", "tiles", "value"), RELAXED_POSITIONS)
+def test_relaxed_tracking_answers_what_the_milp_did(monkeypatch, table, rack, initial, why, tiles, value):
+    profile = load_profile("polish-40")
+    table, rack = parse_table(table, profile), parse_tiles(rack, profile)
+    by_default = solve(rack, table, profile, initial=initial, budget=None)
+    assert (by_default.method, by_default.fallback) == ("milp", why)
+    assert (by_default.tiles_placed, by_default.value_placed) == (tiles, value)
+    monkeypatch.setattr(dp, "TRACK_TWO_HOSTS", True)
+    monkeypatch.setattr(dp, "RELAX_TRACKED", True)
+    found = solve(rack, table, profile, initial=initial, budget=None)
+    assert found.method == "dp" and found.proven
+    assert (found.tiles_placed, found.value_placed) == (tiles, value)
+    validate_move(profile, table, rack, found.table, found.played, opened=not initial)
+
+
+def test_relaxed_tracking_agrees_with_milp(monkeypatch, tracked):
+    """Every host search tracked (none listed), with the relaxation, on seeded ``polish-40``
+    positions whose rack holds a joker and the tiles of two table jokers (so three jokers may
+    be in the tracked search): the MILP's answers wherever the DP answers."""
+    monkeypatch.setattr(dp, "TRACK_TWO_HOSTS", True)
+    monkeypatch.setattr(dp, "RELAX_TRACKED", True)
+    relaxed = []
+    inner = dp._tables
+
+    def tables(profile, copies, n_jokers, relax_cap=False):
+        relaxed.append(relax_cap)
+        return inner(profile, copies, n_jokers, relax_cap)
+
+    monkeypatch.setattr(dp, "_tables", tables)
+    profile = load_profile("polish-40")
+    joker = profile.tileset.joker
+    rng = np.random.default_rng(53)
+    checked = drawn = 0
+    while checked < 50 and drawn < 8_000:
+        drawn += 1
+        table, rack = random_locked_position(profile, rng)
+        faces = [f for m in table for t, f in zip(m.tiles, m.faces, strict=True) if t == joker]
+        if joker not in rack or sum(f in rack for f in faces) < 2:
+            continue
+        ours = solve_dp(rack, table, profile, objective="tiles")
+        if ours is None:
+            continue
+        agrees_with_milp(profile, table, rack, ours, "tiles")
+        checked += 1
+    assert checked == 50 and sum(relaxed) >= 5  # (6 at this seed)
+    assert sum(ok for freed, ok in tracked if freed == 2) >= 3

@@ -79,7 +79,12 @@ relaxation: ``_host_groups`` finds a group each or one for both, else the play i
 It is exact on every position compared with the MILP, but creates 15-50 times the states of
 the plain DP on the heavy positions: 9 of the 20 game positions it got in 320 games ran past
 its limit (or decoded into a refused play) and cost the MILP's time on top. Off until its
-states shrink and the shipped experiments are run again with it. A search cut short by its
+states shrink and the shipped experiments are run again with it. ``RELAX_TRACKED`` (off too, for
+the same re-run): the tracked pass also takes three or more jokers (a rack joker beside the
+freed ones), its runs then without per-run joker counts, a relaxation of ``max_per_set`` that is
+exact wherever its play is legal; and a decoding ``validate_move`` refuses is tried once more
+with the kept jokers put back outside the host runs (a host run may have counted a tile of a
+kept joker's face as its rack item). A search cut short by its
 budget answers the best of the beam pass's play and the legal plays the exact search found
 (``Meter.keep``).
 
@@ -264,13 +269,15 @@ def _cap_binds(profile: RuleProfile, n_jokers: int) -> bool:
 
 
 @lru_cache(maxsize=64)
-def _tables(profile: RuleProfile, copies: int, n_jokers: int) -> _Tables | None:
+def _tables(profile: RuleProfile, copies: int, n_jokers: int, relax_cap: bool = False) -> _Tables | None:
     """Tables for a profile with up to ``copies`` tiles per face (more than the tile set's
     copies when kept table jokers stand in as tiles at their faces) and ``n_jokers`` jokers
-    to place; runs carry their joker count when ``jokers.max_per_set`` could bind."""
+    to place; runs carry their joker count when ``jokers.max_per_set`` could bind, unless
+    ``relax_cap`` (a run may then hold more jokers than the cap: a relaxation, whose plays
+    the caller must check)."""
     ts = profile.tileset
     cap = profile.jokers.max_per_set
-    types = run_types(cap if _cap_binds(profile, n_jokers) else None)
+    types = run_types(cap if _cap_binds(profile, n_jokers) and not relax_cap else None)
     max_runs = copies + n_jokers  # each open run holds a tile or a joker at this position
     if max_runs > MAX_OPEN_RUNS or n_jokers > 7:
         return None
@@ -1614,6 +1621,13 @@ MAX_TRACKED_HOST_STATES = 1 << 19
 # run again with it: it breaks ties differently from the MILP). Like the MILP it stands in for,
 # that search is not charged to the search budget.
 TRACK_TWO_HOSTS = False
+# The tracked pass also for three or more jokers in the search (a rack joker beside the freed
+# ones), its runs without per-run joker counts: a relaxation of ``max_per_set``, exact where its
+# play is legal (the decoding refuses a set past the cap, ``validate_move`` the rest); and a
+# refused decoding tried again with the kept jokers outside the host runs. Off, like
+# ``TRACK_TWO_HOSTS``, until the shipped experiments are run again with it (it answers positions
+# that go to the MILP today, whose ties it breaks differently).
+RELAX_TRACKED = False
 
 
 def _tracked_host(rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune):
@@ -1641,6 +1655,19 @@ def _tracked_host(rack, full_rack, table, profile, objective, meter, virtual, fo
         meter.fail(sub.why or "tracked: not applicable")
         return None
     if found[0] >= floor and not _legal(profile, table, full_rack, found):
+        if RELAX_TRACKED and virtual:
+            # the kept jokers back into sets other than the host runs: a tile of the kept
+            # joker's face there may be a rack item the host run counted (one more pass)
+            again = Meter(sub.limit())
+            opts["kept_outside_hosts"] = True
+            try:
+                found = _best(rack, table, profile, objective, again, **opts)
+            except SearchBudgetSpent:
+                found = None
+            if not two:
+                meter.spend(again.spent)
+            if found is not None and _legal(profile, table, full_rack, found):
+                return found
         meter.fail("tracked: refused")
         return None
     return found
@@ -1755,6 +1782,7 @@ def _best(
     beam_states: int = 0,
     pinned: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = (),
     host: bool = False,
+    kept_outside_hosts: bool = False,
 ) -> _Found | None:
     """(score, new table, played) of the best play, treating table jokers as free,
     except ``virtual``: table jokers kept at these faces (tiles of that face in the DP, jokers
@@ -1764,7 +1792,11 @@ def _best(
     together and may only grow (``dp_decode.Pin``); ``None`` where pins do not apply.
     ``host``: the one or two table jokers left free are freed jokers, each of which the play puts
     in a set with two other rack items, or both in one such set (the kernel tracks those sets);
-    ``None`` where this does not apply (see ``_host_args``).
+    ``None`` where this does not apply (see ``_host_args``). With ``RELAX_TRACKED`` it also
+    takes three or more jokers, its runs then without per-run joker counts (a relaxation of
+    ``max_per_set``: the decoding refuses a set past the cap, and the caller checks the play);
+    ``kept_outside_hosts``: the kept jokers go back into sets other than the host runs where
+    they can (``dp_decode.restore_jokers``).
 
     The DP places only the jokers some set needs; every other joker (the table's must stay,
     the rack's score) is added afterwards where a set has room. If they do not fit, the
@@ -1801,7 +1833,8 @@ def _best(
             meter.fail("pins")  # every kept joker sits in a pin
             return None
         virtual = ()
-    tab = _tables(profile, copies, n_jokers)
+    relax = host and RELAX_TRACKED and _cap_binds(profile, n_jokers)
+    tab = _tables(profile, copies, n_jokers, relax)
     if tab is None:
         meter.fail("states")
         return None
@@ -1850,7 +1883,9 @@ def _best(
             meter.fail("decode")
             return None
         steps, moves = split
-    new_table = build_table(steps, profile, tab.types, n_pos, n_jokers, virtual, host_sets, pins, moves)
+    new_table = build_table(
+        steps, profile, tab.types, n_pos, n_jokers, virtual, host_sets, pins, moves, kept_outside_hosts
+    )
     if new_table is None:
         meter.fail("decode")
         return None

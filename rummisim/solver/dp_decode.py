@@ -302,10 +302,11 @@ def colour_moves(
     return out
 
 
-def restore_jokers(sets, virtual: tuple[int, ...], profile: RuleProfile) -> bool:
+def restore_jokers(sets, virtual: tuple[int, ...], profile: RuleProfile, avoid=frozenset()) -> bool:
     """Turn one tile of each kept joker's face back into that joker, in a set that then
     still holds a numbered tile and at most ``jokers.max_per_set`` jokers (the one with the
-    most numbered tiles); False if none can take it. ``sets``: lists (tiles, faces)."""
+    most numbered tiles, outside the indices in ``avoid`` where one can take it); False if none
+    can take it. ``sets``: lists (tiles, faces)."""
     joker = profile.tileset.joker
     cap = profile.jokers.max_per_set
     for face in virtual:
@@ -317,7 +318,7 @@ def restore_jokers(sets, virtual: tuple[int, ...], profile: RuleProfile) -> bool
             jokers = len(tiles) - numbered
             if numbered - 1 < MIN_NUMBERED_TILES or jokers + 1 > cap:
                 continue
-            key = (numbered, -jokers)
+            key = (i not in avoid, numbered, -jokers)
             if best_key is None or key > best_key:
                 best, best_key = i, key
         if best is None:
@@ -337,13 +338,15 @@ def build_table(
     hosts: tuple[Meld, ...] = (),
     pins: tuple[Pin, ...] = (),
     host: HostMoves | None = None,
+    kept_outside_hosts: bool = False,
 ) -> tuple[Meld, ...] | None:
     """The new table of the chosen steps: the DP's sets (the ``pins`` with their own tiles and
     what they took) and the ``hosts`` sets, the kept jokers (``virtual``, outside the pins)
     back as jokers, then the jokers no set needed added where a set has room
     (``jokers.max_per_set``). None when they do not fit; the empty table when the steps make
     no set (the table was empty: no play). ``host``: the steps of a search that tracked the
-    host set of a freed joker (``split_host``): ``chain`` is then its steps less the host's."""
+    host set of a freed joker (``split_host``): ``chain`` is then its steps less the host's;
+    ``kept_outside_hosts``: the kept jokers go to other sets than its host runs where they can."""
     decoded = decode(chain, profile, types, n_pos, pins, host)
     if decoded is None:
         return None
@@ -358,7 +361,10 @@ def build_table(
     if spare < 0:
         return None
     host_sets = [(list(h.tiles), list(h.faces)) for h in hosts]
-    if virtual and not restore_jokers(runs + groups + host_sets, virtual, profile):
+    avoid: frozenset[int] = frozenset()
+    if kept_outside_hosts and host is not None:  # the host runs are the last runs (``decode``)
+        avoid = frozenset(range(len(runs) - len(host.runs), len(runs)))
+    if virtual and not restore_jokers(runs + groups + host_sets, virtual, profile, avoid):
         return None
     if not _add_spare_jokers(runs, groups, spare, profile):
         return None
