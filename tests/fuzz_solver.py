@@ -2,7 +2,7 @@
 collect it; the agreement tests run a fixed, shrinkable sample of the same kind in CI).
 
     python tests/fuzz_solver.py [--seconds 600] [--seed 16001] [--axis AXIS ...] [--locked 0.5]
-        [--initial 0.2] [--budget N]
+        [--initial 0.2] [--budget N] [--track-two-hosts] [--relax-tracked] [--tracked-only]
 
 Each draw picks a variant of ``strategies.VARIANTS`` at random (of the ``--axis`` groups given,
 ``strategies.AXES``; default all), then a position: with probability ``--locked`` (0.5), under a
@@ -13,8 +13,10 @@ else ``random_position`` with a rack of 5-20 tiles; an opening with probability 
 the MILP scores. A failure is printed with its position (``Position.describe``) and the run goes
 on; so is a crash. With ``--budget N`` each search gets a budget of N units instead: its play
 must be legal, and score what the MILP scores where it is proven, no more where the budget cut it
-short. The draws depend on the arguments alone; how many fit in the time does not.
-Exit status 1 if any draw failed.
+short. ``--track-two-hosts``, ``--relax-tracked``: the search with those switches of ``dp`` on
+(off by default in play); ``--tracked-only``: no host set listed (``dp.MAX_HOST_SOLVES = 0``), so
+every freed joker goes to the tracked pass. The draws depend on the arguments alone; how many fit
+in the time does not. Exit status 1 if any draw failed.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ from strategies import (  # noqa: E402
     variant_profile,
 )
 from test_solver_agreement import check  # noqa: E402
+
+import rummisim.solver.dp as dp  # noqa: E402
 
 
 def draw(rng: np.random.Generator, variants: list[str], locked: float, initial_share: float) -> Position:
@@ -71,7 +75,16 @@ def main() -> int:
         default=None,
         help="search with this budget (units): legal, never above the MILP",
     )
+    parser.add_argument("--track-two-hosts", action="store_true", help="dp.TRACK_TWO_HOSTS on")
+    parser.add_argument("--relax-tracked", action="store_true", help="dp.RELAX_TRACKED on")
+    parser.add_argument(
+        "--tracked-only", action="store_true", help="no host set listed (dp.MAX_HOST_SOLVES = 0)"
+    )
     args = parser.parse_args()
+    dp.TRACK_TWO_HOSTS = args.track_two_hosts
+    dp.RELAX_TRACKED = args.relax_tracked
+    if args.tracked_only:
+        dp.MAX_HOST_SOLVES = 0
     variants = [label for axis in args.axis for label in labels(axis)] if args.axis else labels()
     rng = np.random.default_rng(args.seed)
     started = time.perf_counter()
