@@ -162,7 +162,9 @@ free places than missing colours; with wrap, a run of a pin and a short run from
 that reaches the high 1 and cannot be cut outside the pin. The MILP answers those. The beam
 pass pins what the exact search pins with every table joker kept (strict joker sets, no
 rearrangement); openings that may touch the table pin nothing (``supported`` without
-``pins``). Pure; no I/O.
+``pins``). Where a part of the search gives up it says why (``Meter.fail``, one of
+``GIVE_UPS``), and ``solver.solve`` puts the last reason on the integer program's answer
+(``Solution.fallback``). Pure; no I/O.
 """
 
 from __future__ import annotations
