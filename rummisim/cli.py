@@ -433,16 +433,21 @@ def _check_tile_counts(table: list[int], rack: tuple[int, ...], profile: RulePro
 
 def solution_json(solution: Solution, profile: RuleProfile) -> dict:
     """The ``solve --json`` object: counts, tiles played, the new table (jokers as ``J(R7)``),
-    and whether the play is a proven optimum."""
+    whether the play is a proven optimum, and which search answered (``Solution.method``; for
+    the integer program, also why the dynamic program handed it on: ``fallback``)."""
     ts = profile.tileset
-    return {
+    out = {
         "tiles_placed": solution.tiles_placed,
         "value_placed": solution.value_placed,
         "played": [ts.format_tile(t) for t in sorted(solution.played)],
         "table": [format_meld(m, ts) for m in solution.table],
         "proven": solution.proven,
         "search_units": solution.nodes,
+        "method": solution.method,
     }
+    if solution.fallback:
+        out["fallback"] = solution.fallback
+    return out
 
 
 def format_solution(
@@ -469,9 +474,10 @@ def format_solution(
         lines.append(f"play:      no play ({why}); draw instead")
         lines.append(f"new table: {format_table(solution.table, ts)} (unchanged)")
     proven = "proven optimal" if solution.proven else "NOT proven optimal (the search budget ran out)"
+    by = f"the integer program ({solution.fallback})" if solution.fallback else f"method {solution.method}"
     lines.append(
         f"placed {solution.tiles_placed} tile(s) worth {solution.value_placed} point(s); {proven}; "
-        f"{solution.nodes} search units"
+        f"{solution.nodes} search units; answered by {by}"
     )
     return "\n".join(lines)
 

@@ -68,7 +68,9 @@ def test_initial_meld_threshold(capsys):
     # 29 points: no play, which is a normal result (exit 0)
     result = solve_json(capsys, "--rack", "K10 R10 O9 B2", "--initial")
     assert result.pop("search_units") > 0
-    assert result == {"tiles_placed": 0, "value_placed": 0, "played": [], "table": [], "proven": True}
+    assert result == {
+        "tiles_placed": 0, "value_placed": 0, "played": [], "table": [], "proven": True, "method": "dp"
+    }  # fmt: skip
 
 
 def test_initial_meld_leaves_the_table_alone(capsys):
@@ -186,3 +188,19 @@ def test_bad_budget_exits_2(capsys, budget):
     assert (
         f"argument --budget: expected a whole number 1..1000000000, got '{budget}'" in capsys.readouterr().err
     )
+
+
+def test_which_search_answered_and_why(capsys):
+    """``method`` always; ``fallback`` where the integer program answered: here a ``polish-40``
+    game position whose kept jokers the DP's decoding cannot fit (K4..K13 of tiles, three of
+    them table jokers, past ``max_per_set``)."""
+    table = (
+        "K4 K5 J(K6) K7 K8 | J(K9) J(K10) K11 K12 K13 | R2 R3 R4 | R5 R6 R7 | O3 O4 O5 | B1 B2 B3 "
+        "| B9 B10 B11 | R8 O8 B8 | J(K13) R13 B13 | R13 O13 B13"
+    )
+    result = solve_json(capsys, "--profile", "polish-40", "--table", table, "--rack", "R12 B9")
+    assert (result["method"], result["fallback"], result["played"]) == ("milp", "decode", [])
+    assert main(["solve", "--profile", "polish-40", "--table", table, "--rack", "R12 B9"]) == 0
+    assert "answered by the integer program (decode)" in capsys.readouterr().out
+    result = solve_json(capsys, "--rack", "R4 R5 R6")
+    assert result["method"] == "dp" and "fallback" not in result
