@@ -1665,9 +1665,12 @@ def _tracked_host(rack, full_rack, table, profile, objective, meter, virtual, fo
             try:
                 found = _best(rack, table, profile, objective, again, **opts)
             except SearchBudgetSpent:
+                if not capped:
+                    raise  # the search budget is spent (as in the first pass)
                 found = None
-            if not two:
-                meter.spend(again.spent)
+            finally:
+                if not two:
+                    meter.spend(again.spent)
             if found is not None and _legal(profile, table, full_rack, found):
                 return found
         meter.fail("tracked: refused")
