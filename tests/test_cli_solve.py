@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from helpers import POLISH_KEPT_JOKERS_PAST_THE_CAP
 
 from rummisim import load_profile, parse_table, parse_tiles, validate_move
 from rummisim.cli import main
@@ -194,10 +195,7 @@ def test_which_search_answered_and_why(capsys):
     """``method`` always; ``fallback`` where the integer program answered: here a ``polish-40``
     game position whose kept jokers the DP's decoding cannot fit (K4..K13 of tiles, three of
     them table jokers, past ``max_per_set``)."""
-    table = (
-        "K4 K5 J(K6) K7 K8 | J(K9) J(K10) K11 K12 K13 | R2 R3 R4 | R5 R6 R7 | O3 O4 O5 | B1 B2 B3 "
-        "| B9 B10 B11 | R8 O8 B8 | J(K13) R13 B13 | R13 O13 B13"
-    )
+    table = POLISH_KEPT_JOKERS_PAST_THE_CAP
     result = solve_json(capsys, "--profile", "polish-40", "--table", table, "--rack", "R12 B9")
     assert (result["method"], result["fallback"], result["played"]) == ("milp", "decode", [])
     assert main(["solve", "--profile", "polish-40", "--table", table, "--rack", "R12 B9"]) == 0

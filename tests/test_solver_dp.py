@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import with_overrides
+from helpers import POLISH_KEPT_JOKERS_PAST_THE_CAP, with_overrides
 from hypothesis import HealthCheck, given, settings
 from strategies import game_positions, positions
 
@@ -149,10 +149,7 @@ def test_the_milp_says_why_the_dp_handed_it_on():
     sol = solve("K3 O3", "R3 R4 R5 J(R6)", strict, budget=None)
     assert (sol.method, sol.fallback) == ("milp", "scope")
     polish = load_profile("polish-40")
-    table = (
-        "K4 K5 J(K6) K7 K8 | J(K9) J(K10) K11 K12 K13 | R2 R3 R4 | R5 R6 R7 | O3 O4 O5 | B1 B2 B3 "
-        "| B9 B10 B11 | R8 O8 B8 | J(K13) R13 B13 | R13 O13 B13"
-    )
+    table = POLISH_KEPT_JOKERS_PAST_THE_CAP
     sol = solve("R12 B9", table, polish, budget=None)
     assert (sol.method, sol.fallback, sol.played) == ("milp", "decode", ())
     sol = solve("R12 B9", "R9 R10 R11 | K5 O5 B5", polish, budget=None)

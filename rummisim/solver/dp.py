@@ -1641,18 +1641,27 @@ def _tracked_host(rack, full_rack, table, profile, objective, meter, virtual, fo
     for two (``TRACK_TWO_HOSTS``) they do not, as the MILP's that it stands in for do not."""
     two = len(forced) == 2  # the MILP's stand-in: not charged to the budget
     capped = two or meter.left is None or meter.left > MAX_TRACKED_HOST_STATES
-    sub = Meter(MAX_TRACKED_HOST_STATES if capped else meter.left)
     opts = dict(virtual=virtual, forced=forced, prune=prune, floor=floor, host=True)
-    try:
-        found = _best(rack, table, profile, objective, sub, **opts)
-    except SearchBudgetSpent:
-        if not capped:
-            raise  # the search budget is spent
+
+    def tracked_pass(limit: int | None, kept_outside_hosts: bool = False):
+        """One pass within ``limit`` states: (its answer, its meter, whether it ran past the limit);
+        past the search budget, where the pass is charged to it, ``SearchBudgetSpent``."""
+        sub = Meter(limit)
+        try:
+            found = _best(rack, table, profile, objective, sub, **opts, kept_outside_hosts=kept_outside_hosts)
+            return found, sub, False
+        except SearchBudgetSpent:
+            if not capped:
+                raise  # the search budget is spent
+            return None, sub, True
+        finally:
+            if not two:
+                meter.spend(sub.spent)
+
+    found, sub, past = tracked_pass(MAX_TRACKED_HOST_STATES if capped else meter.left)
+    if past:
         meter.fail("tracked: states")  # past its own limit: the integer program answers
         return None
-    finally:
-        if not two:
-            meter.spend(sub.spent)
     if found is None:
         meter.fail(sub.why or "tracked: not applicable")
         return None
@@ -1660,17 +1669,7 @@ def _tracked_host(rack, full_rack, table, profile, objective, meter, virtual, fo
         if RELAX_TRACKED and virtual:
             # the kept jokers back into sets other than the host runs: a tile of the kept
             # joker's face there may be a rack item the host run counted (one more pass)
-            again = Meter(sub.limit())
-            opts["kept_outside_hosts"] = True
-            try:
-                found = _best(rack, table, profile, objective, again, **opts)
-            except SearchBudgetSpent:
-                if not capped:
-                    raise  # the search budget is spent (as in the first pass)
-                found = None
-            finally:
-                if not two:
-                    meter.spend(again.spent)
+            found, _, _ = tracked_pass(sub.limit(), kept_outside_hosts=True)
             if found is not None and _legal(profile, table, full_rack, found):
                 return found
         meter.fail("tracked: refused")
@@ -1838,8 +1837,7 @@ def _best(
             meter.fail("pins")  # every kept joker sits in a pin
             return None
         virtual = ()
-    relax = host and RELAX_TRACKED and _cap_binds(profile, n_jokers)
-    tab = _tables(profile, copies, n_jokers, relax)
+    tab = _tables(profile, copies, n_jokers, host and RELAX_TRACKED)
     if tab is None:
         meter.fail("states")
         return None
