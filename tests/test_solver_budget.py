@@ -8,12 +8,15 @@ import pytest
 from helpers import table, tiles, with_overrides
 
 import rummisim.solver.dispatch as solver_module
+import rummisim.solver.milp as milp_module
 from rummisim import load_profile, play_game
 from rummisim.moves import validate_move
 from rummisim.solver import SolverError, solve
+from rummisim.solver.common import SearchBudgetSpent
 from rummisim.solver.common import SearchResult as MilpResult
 from rummisim.solver.dispatch import BEAM_SHARE
 from rummisim.solver.dp import solve_dp_beam
+from rummisim.solver.milp import MILP_UNITS_PER_NONZERO, solve_milp
 
 # mid-game positions from seeded greedy games on ``standard`` that take the exact DP
 # well over 75,000 states (locked table jokers make it search several joker choices)
@@ -133,16 +136,6 @@ def test_a_search_of_pinned_sets_cut_short_ends_with_a_beam_pass():
     assert cut.method == "beam" and not cut.proven and cut.nodes <= 200 and not cut.played
 
 
-def test_integer_program_positions_spend_the_budget_as_nodes():
-    strict = load_profile("guide-strict-joker")  # table jokers: the DP hands these to the MILP
-    table_text, rack = "K5 O5 J(B5) | R1 R2 R3 | O7 O8 O9", "R4 R5 K6 K7 B9 O10"
-    free = solve(rack, table_text, strict, budget=None)
-    bounded = solve(rack, table_text, strict, budget=10_000)
-    assert free.proven and bounded.proven
-    assert (bounded.tiles_placed, bounded.value_placed) == (free.tiles_placed, free.value_placed)
-    assert bounded.nodes <= 10_000  # branch-and-bound nodes (0 when presolve settles it)
-
-
 def test_a_game_under_a_small_budget_counts_timeouts_and_stays_legal():
     tight = with_overrides("standard", time_limit={"search_budget": 3_000, "timeout_draw": 1})
     record = play_game(tight, ["greedy", "greedy", "value", "conservative"], 11, strict=True)
@@ -227,3 +220,43 @@ def test_a_search_that_settles_never_calls_the_integer_program(standard, monkeyp
     small = solve("R4 R5 K6 K7 B9 O10", "R1 R2 R3 | O7 O8 O9", standard, exact=False)
     assert small.method == "dp" and small.proven
     assert small.tiles_placed == solve("R4 R5 K6 K7 B9 O10", "R1 R2 R3 | O7 O8 O9", standard).tiles_placed
+
+
+def test_the_integer_program_is_charged_its_model_per_node(standard):
+    """One branch-and-bound node costs ``MILP_UNITS_PER_NONZERO`` units per nonzero of the model;
+    a budget below one node's cost stops it before any solving."""
+    rack, table_text = HOSTS
+    args = (tiles(rack, standard), table(table_text, standard), standard)
+    opts = dict(initial=False, objective="tiles", rearrange=True)
+    free = solve_milp(*args, **opts)
+    assert free.proven and free.nodes > 0 and free.nodes % MILP_UNITS_PER_NONZERO == 0
+    assert free.nodes > 200_000  # the joker hosts make a big model: more than a profile's budget
+    covered = solve_milp(*args, **opts, units=free.nodes)  # one node: the same answer
+    assert (covered.played, covered.table, covered.proven) == (free.played, free.table, True)
+    with pytest.raises(SearchBudgetSpent):
+        solve_milp(*args, **opts, units=free.nodes - 1)
+
+
+def test_a_budget_that_does_not_cover_the_integer_program_settles(standard, monkeypatch):
+    """Under a budget the DP settles for its best legal play past its joker-host limits, and
+    the integer program improves on it only where the budget left covers its model."""
+    rack, table_text = HOSTS
+    exact = solve(rack, table_text, standard, budget=None)
+    assert exact.method == "milp" and exact.proven and exact.fallback == "hosts: 2 freed"
+    assert exact.nodes > 200_000  # the DP's states and the integer program's model
+    roomy = solve(rack, table_text, standard, budget=10 * exact.nodes)
+    assert (roomy.method, roomy.proven, roomy.played, roomy.table) == (
+        "milp",
+        True,
+        exact.played,
+        exact.table,
+    )
+
+    def no_solve(**kwargs):
+        raise AssertionError("the budget does not cover the integer program's model")
+
+    monkeypatch.setattr(milp_module, "milp", no_solve)
+    cut = solve(rack, table_text, standard, budget=200_000)
+    assert cut.method == "cut" and not cut.proven and cut.nodes <= 200_000
+    assert cut.is_play and legal(standard, table_text, rack, cut)
+    assert (cut.tiles_placed, cut.value_placed) <= (exact.tiles_placed, exact.value_placed)

@@ -14,6 +14,11 @@ TILE_WEIGHT = 1000  # objective weight that makes the primary criterion dominate
 HOST_RACK_ITEMS = 2  # reuse: two_rack_tiles: rack items beside a freed joker, however many it holds
 
 
+class SearchBudgetSpent(Exception):
+    """The search budget ran out before the search finished (or, for the integer program, does
+    not cover one node of its model: ``milp.MILP_UNITS_PER_NONZERO``)."""
+
+
 @dataclass(frozen=True)
 class SearchResult:
     """A method's answer: the whole new ``table``, the rack tiles ``played`` (``()``: no play),

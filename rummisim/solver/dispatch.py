@@ -33,13 +33,18 @@ fail, ``SolverError``, which a game records as the bot's fault).
 The search budget. ``budget`` (default: the profile's ``time_limit.search_budget``;
 ``None``: unlimited) bounds one call in deterministic search units, never wall time,
 so results stay reproducible: each state the DP creates is one unit, each
-branch-and-bound node of the integer program is one unit, and ``Solution.nodes``
-says how many were spent (at most ``budget``). The exact DP may spend all but a
-quarter (``BEAM_SHARE``); when it runs out, the rest goes to one beam pass of the
+branch-and-bound node of the integer program ``milp.MILP_UNITS_PER_NONZERO`` units per
+nonzero of its model (about the time the DP takes for as many states), and
+``Solution.nodes`` says how many were spent (at most ``budget``). The exact DP may spend
+all but a quarter (``BEAM_SHARE``); when it runs out, the rest goes to one beam pass of the
 same DP (each step keeps only its best states, ranked by score less the tiles their
 open runs still need), and its play, checked by ``validate_move``, is returned with
-``proven=False`` (no play if it finds none). The integer program gets what is left
-as its node limit and, cut short, returns its best play found with ``proven=False``.
+``proven=False`` (no play if it finds none). Past its joker-host limits, the DP under a
+budget settles for the best legal play of the joker choices it did settle (``Meter.settle``)
+and hands on to the integer program only if the budget left covers one node of its model;
+else that play is the answer (``method="cut"``, ``proven=False``): an exact answer there
+would take more than the budget (a turn's time). The integer program gets what is left as
+its node limit and, cut short, returns its best play found with ``proven=False``.
 Bots share one budget over the searches of a turn (``rummisim.bots.search``), and the
 engine applies the profile's ``time_limit.on_timeout`` rule.
 """
@@ -97,7 +102,8 @@ METHODS = (
     "beam",  # its beam pass, once the search budget ran out (not proven)
     "milp",  # the integer program: outside the DP's scope, or its answer refused
     "none",  # nothing to search (an empty rack) or the budget spent before any search
-    "cut",  # ``exact=False``: the DP's best play past its limits or scope (not proven)
+    "cut",  # the DP's best play past its limits or scope (not proven): ``exact=False``, or
+    # under a budget that does not cover the integer program
 )
 
 
@@ -143,68 +149,56 @@ def solve(
         return Solution((), table, 0, 0, True, method="none")
     opened = not initial
     none = SearchResult(table, (), False, 0)
-    meter = Meter(None if budget is None else budget - budget // BEAM_SHARE, settle=not exact)
+    # under a budget the DP settles for its best legal play past the joker-host limits, and the
+    # integer program improves on it only where the budget left covers its model
+    meter = Meter(
+        None if budget is None else budget - budget // BEAM_SHARE, settle=budget is not None, quick=not exact
+    )
     result = None
     # without rearrangement the DP pins every table set (``dp``), and its answers are checked
     # under ``turn.rearrange: false``
     rules = profile if rearrange else without_rearrange(profile)
     # the value-by-value dynamic program answers most positions exactly and fast; it
     # returns None outside its scope (or past its state bound)
+    search = _Search(rack, table, profile, rules, initial, objective)
     try:
-        if initial:
-            result = solve_dp_opening(rack, table, rules, objective=objective, meter=meter)
-        else:
-            result = solve_dp(rack, table, rules, objective=objective, meter=meter)
+        result = search.dp(meter)
     except SearchBudgetSpent:
         assert budget is not None  # the meter runs out only under a budget
-        states = budget - meter.spent
-        # the rest of the budget goes to one beam pass: a good play, not proven best (an
-        # opening searches the rack alone, also where it may touch the table; a search that
-        # pins table sets keeps its pins: the joker sets under strict sets, every set without
-        # rearrangement; outside the beam's scope the integer program gets the rest)
-        rack_only = initial and not profile.initial_meld.may_touch_table  # (nothing to pin)
-        beam_rules = profile if rack_only else rules
-        beam = solve_dp_beam(rack, table, beam_rules, initial=initial, objective=objective, states=states)
-        if beam is not None:
-            if beam.played and not _is_legal(rules, table, rack, beam, opened=opened):
-                beam = none
-            nodes = meter.spent + beam.nodes
-            # the exact search's best legal play so far, where it beats the beam's
-            gain = sum(tile_gain(profile, t, objective) for t in beam.played)
-            for _, kept_table, played in meter.kept:
-                kept = SearchResult(kept_table, played, False, nodes)
-                if sum(tile_gain(profile, t, objective) for t in played) <= gain:
-                    break
-                if _is_legal(rules, table, rack, kept, opened=opened):
-                    beam = kept
-                    break
-            return _solution(beam, profile, proven=False, nodes=nodes, method="beam")
+        cut = search.beam(budget - meter.spent, meter.spent, meter.kept)
+        if cut is not None:
+            return cut
+        result = None  # outside the beam's scope: the integer program gets the rest
     if result and result.played and not _is_legal(rules, table, rack, result, opened=opened):
         meter.fail("refused")
         result = None
-    if result is not None:
-        if meter.cut:
-            return _solution(result, profile, proven=False, nodes=meter.spent, method="cut")
+    if result is not None and not meter.cut:
         return _solution(result, profile, proven=True, nodes=meter.spent, method="dp")
+    # the DP's best legal play past its joker-host limits (``Meter.settle``), or none
+    settled = result or none
     if not exact:
-        return _solution(none, profile, proven=False, nodes=meter.spent, method="cut")
+        return _solution(settled, profile, proven=False, nodes=meter.spent, method="cut")
     spent = meter.spent
-    # the integer program: outside the DP's scope; a search cut short keeps its best play
+    # the integer program: outside the DP's scope, or past its limits where the budget left
+    # covers the integer program's model; a search cut short keeps its best play
     for formulation in ("windows", "patterns"):
         left = None if budget is None else budget - spent
-        if left is not None and left <= 0:
-            return _solution(none, profile, proven=False, nodes=spent, method="none")
-        result = solve_milp(
-            rack,
-            table,
-            profile,
-            initial=initial,
-            objective=objective,
-            rearrange=rearrange,
-            node_limit=left,
-            formulation=formulation,
-        )
+        try:
+            result = solve_milp(
+                rack,
+                table,
+                profile,
+                initial=initial,
+                objective=objective,
+                rearrange=rearrange,
+                units=left,
+                formulation=formulation,
+            )
+        except SearchBudgetSpent:  # the budget left does not cover one node of its model
+            return search.best(settled, meter.kept, spent, "cut")
         spent += result.nodes
+        if not result.proven and search.gain(result.played) <= search.gain(settled.played):
+            return search.best(settled, meter.kept, spent, "cut")
         if not result.played or _is_legal(profile, table, rack, result, opened=opened):
             why = meter.why or "scope"  # (a DP entry point that gives up without saying why)
             return _solution(result, profile, proven=result.proven, nodes=spent, method="milp", why=why)
@@ -215,6 +209,60 @@ def solve(
         f"no formulation found a legal move for rack {format_tiles(rack, ts)!r} "
         f"and table {format_table(table, ts)!r} under profile {profile.name!r}"
     )
+
+
+@dataclass(frozen=True)
+class _Search:
+    """One ``solve`` call's position, and the searches it may run within a budget."""
+
+    rack: tuple[int, ...]
+    table: tuple[Meld, ...]
+    profile: RuleProfile
+    rules: RuleProfile  # the profile the DP searches under (``rearrange=False``: every set pinned)
+    initial: bool
+    objective: str
+
+    def dp(self, meter: Meter) -> SearchResult | None:
+        """The exact DP (``solve_dp_opening`` or ``solve_dp``) charged to ``meter``."""
+        if self.initial:
+            return solve_dp_opening(self.rack, self.table, self.rules, objective=self.objective, meter=meter)
+        return solve_dp(self.rack, self.table, self.rules, objective=self.objective, meter=meter)
+
+    def legal(self, result: SearchResult) -> bool:
+        return _is_legal(self.rules, self.table, self.rack, result, opened=not self.initial)
+
+    def gain(self, played) -> int:
+        return sum(tile_gain(self.profile, t, self.objective) for t in played)
+
+    def best(self, result: SearchResult, kept, nodes: int, method: str) -> Solution:
+        """``result`` (not proven best), or the best legal play in ``kept`` (a ``Meter``'s)
+        where that places more."""
+        gain = self.gain(result.played)
+        for _, kept_table, played in kept:
+            if self.gain(played) <= gain:
+                break
+            candidate = SearchResult(kept_table, played, False, nodes)
+            if self.legal(candidate):
+                result = candidate
+                break
+        return _solution(result, self.profile, proven=False, nodes=nodes, method=method)
+
+    def beam(self, states: int, spent: int, kept) -> Solution | None:
+        """The rest of the budget (``states``) on one beam pass: a good play, not proven best,
+        or the best legal play ``kept`` where that is better; None outside the beam's scope.
+        An opening searches the rack alone, also where it may touch the table; a search that
+        pins table sets keeps its pins: the joker sets under strict sets, every set without
+        rearrangement."""
+        rack_only = self.initial and not self.profile.initial_meld.may_touch_table  # (nothing to pin)
+        beam_rules = self.profile if rack_only else self.rules
+        beam = solve_dp_beam(
+            self.rack, self.table, beam_rules, initial=self.initial, objective=self.objective, states=states
+        )
+        if beam is None:
+            return None
+        if beam.played and not self.legal(beam):
+            beam = SearchResult(self.table, (), False, 0)
+        return self.best(beam, sorted(kept, key=lambda k: -k[0]), spent + beam.nodes, "beam")
 
 
 def _solution(

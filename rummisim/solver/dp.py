@@ -181,7 +181,15 @@ from rummisim.geometry import run_geometry
 from rummisim.melds import Meld, is_valid_meld_parts
 from rummisim.moves import IllegalMove, joker_acceptable, validate_move
 from rummisim.profile import RuleProfile, profile_from_dict
-from rummisim.solver.common import HOST_RACK_ITEMS, OBJECTIVES, TILE_WEIGHT, SearchResult, is_legal, tile_gain
+from rummisim.solver.common import (
+    HOST_RACK_ITEMS,
+    OBJECTIVES,
+    TILE_WEIGHT,
+    SearchBudgetSpent,
+    SearchResult,
+    is_legal,
+    tile_gain,
+)
 from rummisim.solver.common import gain as item_gain
 from rummisim.solver.dp_decode import (
     G_AT,
@@ -931,10 +939,6 @@ _BUFFERS: list[_Buffers] = []
 UNLIMITED = 1 << 62
 
 
-class SearchBudgetSpent(Exception):
-    """The search budget ran out before the search finished."""
-
-
 KEPT_PLAYS = 8  # legal plays a ``Meter`` keeps for a search cut short by its budget
 
 # Why the DP hands a position to the integer program (``Meter.why``, ``Solution.fallback``):
@@ -963,18 +967,21 @@ class Meter:
     """The DP states a search may still create (``None``: no budget) and those it made.
 
     ``settle`` (default false): where a locked-joker position runs past the joker-host limits
-    (``MAX_HOST_SOLVES``, ``MAX_HOST_STATES``), settle for the best legal play already found
-    (or no play) instead of giving up (``None``, for the integer program); ``cut`` then says
-    that the answer is not proven best. ``kept``: the best legal plays (score, table, played)
-    the search found on its way, kept for when the budget runs out before one is proven best
-    (an opening's parts are plays of part of the rack: the caller checks them). ``why``: the
-    last reason a part of the search gave up (``fail``; one of ``GIVE_UPS``), which says why
-    the integer program answers when the whole search does."""
+    (``MAX_HOST_SOLVES``, ``MAX_HOST_STATES``), settle for the best legal play found without the
+    joker choice that gave up instead of giving up (``None``, for the integer program); ``cut``
+    then says that the answer is not proven best (and ``why`` why). ``quick`` (default false):
+    lower joker-host limits (``SETTLE_HOST_SOLVES``, ``SETTLE_HOST_STATES``), no tracked host
+    pass, and settle at the first choice that gives up (``solve(exact=False)``). ``kept``: the
+    best legal plays (score, table, played) the search found on its way, kept for when the
+    budget runs out before one is proven best (an opening's parts are plays of part of the rack:
+    the caller checks them). ``why``: the last reason a part of the search gave up (``fail``;
+    one of ``GIVE_UPS``), which says why the integer program answers when the whole search does."""
 
-    def __init__(self, left: int | None = None, *, settle: bool = False) -> None:
+    def __init__(self, left: int | None = None, *, settle: bool = False, quick: bool = False) -> None:
         self.left = left
         self.spent = 0
-        self.settle = settle
+        self.settle = settle or quick
+        self.quick = quick
         self.cut = False
         self.kept: list[tuple[int, tuple[Meld, ...], tuple[int, ...]]] = []
         self.why = ""
@@ -1373,9 +1380,9 @@ def _solve_rack(
         [(False, f) for f in sorted(ok)] + [(True, f) for f in sorted(ok) if rack_counts[f] > 0]
         for _, ok in locked
     ]
-    # for ``_hosted``, over all choices (lower when settling for a play not proven best)
+    # for ``_hosted``, over all choices (lower for a quick search, ``Meter.quick``)
     host_cap = [MAX_HOST_SOLVES, MAX_HOST_STATES]
-    if meter.settle:
+    if meter.quick:
         host_cap = [SETTLE_HOST_SOLVES, SETTLE_HOST_STATES]
     # the pruned passes may pick another of several best tables than the full search does;
     # when that settles nothing, search in full
@@ -1464,7 +1471,8 @@ def _settle(
     """The best legal play from the bounds of each joker choice (best first): the first legal
     play, unless a better bound freed jokers; such a choice is then solved exactly by
     ``_hosted`` (the sets that may hold the freed jokers), above the legal play found (and
-    ``floor``, when given)."""
+    ``floor``, when given). Where that gives up: None, or under ``Meter.settle`` the best of the
+    other choices (``Meter.cut``)."""
     best: _Found | None = None
     pending = []
     for found, virtual, forced, pinned in results:
@@ -1496,10 +1504,11 @@ def _settle(
             # without the pins its best play broke a pinned set: host sets beside the pins
             sub = _hosted(*args, above, prune, (), host_cap, meter, pinned)
         if sub is None:
-            if meter.settle:  # past the host limits: the best legal play so far
-                meter.cut = True
-                return best if best is not None else (0, table, ())
-            return None
+            if not meter.settle:
+                return None
+            # past the host limits: the best legal play so far, and the rest of the search quick
+            meter.cut = meter.quick = True
+            return best if best is not None else (0, table, ())
         if sub[2] and sub[0] >= above:
             best = sub
             meter.keep(best)
@@ -1509,7 +1518,7 @@ def _settle(
 # DP runs around sets holding freed jokers, and states over them, past which the MILP answers
 MAX_HOST_SOLVES = 400
 MAX_HOST_STATES = 1 << 18
-# the same limits for a search that settles for its best play found (``Meter.settle``)
+# the same limits for a quick search that settles for its best play found (``Meter.quick``)
 SETTLE_HOST_SOLVES = 24
 SETTLE_HOST_STATES = 1 << 14
 
@@ -1520,11 +1529,11 @@ def _hosted(
 ):  # fmt: skip
     """``_host_sets_search``; where that gives up on one or two freed jokers (too many host
     sets, or a host play it cannot place), one search that tracks the host sets
-    (``_tracked_host``), except when settling for a play not proven best (``Meter.settle``)."""
+    (``_tracked_host``), except in a quick search (``Meter.quick``)."""
     args = (rack, full_rack, table, profile, objective, virtual, forced)
     found = _host_sets_search(*args, floor, prune, placed, host_cap, meter, pinned)
     tracked = len(forced) == 1 or (TRACK_TWO_HOSTS and len(forced) == 2)
-    if found is not None or placed or pinned or meter.settle or not tracked:
+    if found is not None or placed or pinned or meter.quick or not tracked:
         return found
     return _tracked_host(rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune)
 
