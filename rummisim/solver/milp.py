@@ -60,8 +60,9 @@ MilpResult = SearchResult  # the name the integer program's callers know
 # What a search budget charges the integer program (``dispatch``): per branch-and-bound node, this
 # many units per nonzero of its constraint matrix. Measured on game positions of every profile
 # (December 2026): one node of a model with 2,000-40,000 nonzeros takes HiGHS a median 5-13 us
-# per nonzero, about 7 overall, and the DP about 0.4 us per state (its unit), so a unit buys
-# about the same time in both searches. Deterministic: the model is a function of the position.
+# per nonzero, about 7 overall, and the DP 0.4-1 us per state (its unit, searches included), so a
+# unit buys about the same time in both searches. Deterministic: the model is a function of the
+# position.
 MILP_UNITS_PER_NONZERO = 16
 
 
