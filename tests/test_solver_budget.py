@@ -175,10 +175,11 @@ def test_an_illegal_first_answer_falls_back_to_the_pattern_formulation(standard,
     assert solution.tiles_placed == 1 and legal(standard, "R1 R2 R3", "R4 K9", solution)
 
 
-def test_an_opening_that_may_touch_the_table_cut_short_lays_rack_only_sets():
+def test_an_opening_that_may_touch_the_table_cut_short_plays_the_rest_on_the_table():
     """Out of budget, an opening that may touch the table falls back to a beam pass over the rack
-    alone (a legal opening there too), never to the integer program: a polish-40 opening from a
-    seeded game (its exact search: 112,851 states) that a budget of 100,000 cuts short."""
+    alone (a legal opening there too), then one that plays the rest of the rack on the table as a
+    turn beside those sets, never to the integer program: a polish-40 opening from a seeded game
+    (its exact search: 112,851 states, 17 tiles) that a budget of 100,000 cuts short."""
     polish = load_profile("polish-40")
     rack = tiles("K6 K8 K9 K9 R4 R5 R8 R10 R10 O3 O5 O7 B3 B5 B5 B6 B8 J", polish)
     board = table(
@@ -186,11 +187,16 @@ def test_an_opening_that_may_touch_the_table_cut_short_lays_rack_only_sets():
         " | O2 O3 O4 | O10 O11 O12 O13 | B7 B8 B9 B10 B11",
         polish,
     )
+    rack_only = solve_dp_beam(rack, board, polish, initial=True, objective="tiles", states=100_000)
+    assert rack_only.table[: len(board)] == board and len(rack_only.played) == 10
     got = solve(rack, board, polish, initial=True, budget=100_000)
-    assert got.method == "beam" and not got.proven and got.is_play
-    assert got.nodes <= 100_000
-    assert got.table[: len(board)] == board  # the table is untouched
+    assert got.method == "beam" and not got.proven and got.nodes <= 100_000
     validate_move(polish, board, rack, got.table, got.played, opened=False)
+    assert (
+        len(rack_only.played)
+        < got.tiles_placed
+        < solve(rack, board, polish, initial=True, budget=None).tiles_placed
+    )
 
 
 # a late position from a seeded game of four ``lookahead`` bots on ``standard``: freeing the

@@ -250,9 +250,10 @@ class _Search:
     def beam(self, states: int, spent: int, kept) -> Solution | None:
         """The rest of the budget (``states``) on one beam pass: a good play, not proven best,
         or the best legal play ``kept`` where that is better; None outside the beam's scope.
-        An opening searches the rack alone, also where it may touch the table; a search that
-        pins table sets keeps its pins: the joker sets under strict sets, every set without
-        rearrangement."""
+        An opening searches the rack alone; where it may touch the table, a second pass then
+        plays the rest of the rack on the table as a turn, beside the opening's sets (what is
+        left of the states). A search that pins table sets keeps its pins: the joker sets under
+        strict sets, every set without rearrangement."""
         rack_only = self.initial and not self.profile.initial_meld.may_touch_table  # (nothing to pin)
         beam_rules = self.profile if rack_only else self.rules
         beam = solve_dp_beam(
@@ -260,9 +261,26 @@ class _Search:
         )
         if beam is None:
             return None
+        nodes = spent + beam.nodes
         if beam.played and not self.legal(beam):
             beam = SearchResult(self.table, (), False, 0)
-        return self.best(beam, sorted(kept, key=lambda k: -k[0]), spent + beam.nodes, "beam")
+        if beam.played and self.initial and not rack_only:
+            rest = list(self.rack)
+            for t in beam.played:
+                rest.remove(t)
+            more = solve_dp_beam(
+                tuple(rest), self.table, self.rules, initial=False, objective=self.objective,
+                states=states - beam.nodes,
+            )  # fmt: skip
+            if more is not None:
+                nodes += more.nodes
+                if more.played:
+                    opening_sets = beam.table[len(self.table) :]
+                    played = tuple(sorted(beam.played + more.played))
+                    both = SearchResult(more.table + opening_sets, played, False, nodes)
+                    if self.legal(both):
+                        beam = both
+        return self.best(beam, sorted(kept, key=lambda k: -k[0]), nodes, "beam")
 
 
 def _solution(

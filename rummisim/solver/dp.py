@@ -1298,7 +1298,8 @@ def solve_dp_beam(
     sets under strict joker sets, every set without rearrangement). ``solve`` spends the
     last part of a search budget on it when the exact search runs out, and checks the play
     with ``validate_move``. An opening is searched from the rack alone, the table untouched:
-    that is an opening also where the opening may touch the table."""
+    that is an opening also where the opening may touch the table (``solve`` then plays the
+    rest of the rack on the table with a second, turn-mode pass)."""
     base = () if initial else tuple(table)
     if states <= 0 or not supported(profile, base, pins=True):
         return None

@@ -67,13 +67,18 @@ MILP_UNITS_PER_NONZERO = 16
 
 
 class _Model:
-    """A tiny builder for ``scipy.optimize.milp`` (maximisation)."""
+    """A tiny builder for ``scipy.optimize.milp`` (maximisation), within ``units`` search units
+    (``None``: no limit): each branch-and-bound node costs ``MILP_UNITS_PER_NONZERO`` per nonzero
+    of the constraint matrix, and a model whose first node would cost more raises
+    ``SearchBudgetSpent`` as soon as its rows pass that (before it is built in full)."""
 
-    def __init__(self) -> None:
+    def __init__(self, units: int | None = None) -> None:
         self.lb: list[float] = []
         self.ub: list[float] = []
         self.cost: list[float] = []
         self.rows: list[tuple[dict[int, float], float, float]] = []
+        self.units = units
+        self.nonzeros = 0
 
     def var(self, lb: float, ub: float, gain: float = 0.0) -> int:
         self.lb.append(lb)
@@ -83,16 +88,25 @@ class _Model:
 
     def add(self, coefs: Mapping[int, float], lo: float, hi: float) -> None:
         coefs = {k: v for k, v in coefs.items() if v}
-        if coefs:
-            self.rows.append((coefs, lo, hi))
-        elif not lo <= 0 <= hi:
-            self.rows.append(({0: 0.0}, lo, hi))  # an infeasible empty row stays infeasible
+        if not coefs:
+            if lo <= 0 <= hi:
+                return
+            coefs = {0: 0.0}  # an infeasible empty row stays infeasible
+        self.rows.append((coefs, lo, hi))
+        self.nonzeros += len(coefs)
+        self._check()
 
-    def solve(self, units: int | None, *, presolve: bool = True):
-        """``scipy.optimize.milp`` on the model, within ``units`` search units (``None``: no
-        limit): each branch-and-bound node costs ``MILP_UNITS_PER_NONZERO`` per nonzero of the
-        constraint matrix, and a model whose first node costs more raises ``SearchBudgetSpent``
-        before any solving. The result's ``units`` says what the solve cost."""
+    def _per_node(self) -> int:
+        return MILP_UNITS_PER_NONZERO * max(self.nonzeros, 1)
+
+    def _check(self) -> None:
+        if self.units is not None and self._per_node() > self.units:
+            raise SearchBudgetSpent  # the budget left does not cover one node
+
+    def solve(self, *, presolve: bool = True):
+        """``scipy.optimize.milp`` on the model, within its units; the result's ``units`` says
+        what the solve cost."""
+        self._check()
         n = len(self.lb)
         data, ri, ci, lo, hi = [], [], [], [], []
         for r, (coefs, low, high) in enumerate(self.rows):
@@ -102,14 +116,12 @@ class _Model:
                 data.append(v)
             lo.append(low)
             hi.append(high)
-        per_node = MILP_UNITS_PER_NONZERO * max(len(data), 1)
+        per_node = self._per_node()
         # the objective is an integer near 1e3-1e5 whose last units are the tie-break (value
         # or tiles): HiGHS's default relative gap (1e-4) could stop short of it
         options = {"presolve": presolve, "mip_rel_gap": 0.0}
-        if units is not None:
-            if units < per_node:
-                raise SearchBudgetSpent
-            options["node_limit"] = units // per_node
+        if self.units is not None:
+            options["node_limit"] = self.units // per_node
         constraints = []
         if self.rows:
             matrix = coo_array((data, (ri, ci)), shape=(len(self.rows), n)).tocsr()
@@ -256,7 +268,7 @@ def solve_milp(
     # the table (``initial`` reaches here only then) or ``retrieve_before_initial_meld``
     may_free = locked and rearranging
 
-    model = _Model()
+    model = _Model(units)
     columns: list[tuple[int, tuple, tuple]] = []  # (var, faces, mask) of every set column
     numbered_rows: dict[int, dict[int, float]] = defaultdict(dict)
     joker_row: dict[int, float] = {}
@@ -425,14 +437,14 @@ def solve_milp(
 
     # HiGHS's presolve spends most of the time on models with host blocks (hundreds of
     # 0/1 joker places); without it they solve several times faster, at the root mostly
-    res = model.solve(units, presolve=not host_cols)
+    res = model.solve(presolve=not host_cols)
     return _decode(res, columns, window_cols, host_cols, y_vars, y_joker, joker, table)
 
 
 def _rack_only(pats, profile, r, r_jokers, table, objective, units) -> MilpResult:
     """The initial meld from rack tiles alone, the table untouched."""
     joker = profile.tileset.joker
-    model = _Model()
+    model = _Model(units)
     columns = []
     rows: dict[int, dict[int, float]] = defaultdict(dict)
     jrow, o_row, value_row = {}, {}, {}
@@ -459,7 +471,7 @@ def _rack_only(pats, profile, r, r_jokers, table, objective, units) -> MilpResul
     model.add(value_row, profile.initial_meld.threshold, np.inf)
     if profile.discard_pile:
         model.add({v: float(len(faces)) for v, faces, _ in columns}, 0, int(r.sum()) + r_jokers - 1)
-    res = model.solve(units)
+    res = model.solve()
     if res.x is None:
         return MilpResult(tuple(table), (), res.status != 1, _nodes(res))
     new_sets: list[Meld] = []
