@@ -2,7 +2,7 @@
 their solver calls (a benchmark, not a test).
 
     python benchmarks/variant_throughput.py [--games 64] [--repeats 3] [--profile NAME ...]
-        [--track-two-hosts] [--relax-tracked]
+        [--track-two-hosts] [--relax-tracked] [--no-budget]
 
 Rows: four ``greedy`` bots under each built-in profile (or the ``--profile`` subset; ``standard``
 greedy always runs, it is the yardstick) and four ``beginner`` bots (``rearrange=False``
@@ -23,8 +23,11 @@ of it in two such calls). The ``milp s`` column gives the seconds those calls to
 share of the row's time), ``slowest`` the slowest single search, ``w/o milp`` the ratio with
 every row's integer-program seconds taken out of its time (what the search alone does).
 
-Also per row: the solver calls by method (``Solution.method``: dp, beam, milp, none) with the
-MILP calls per 1,000 searches. The calls are counted by wrapping ``solve`` wherever the bots and
+Also per row: the solver calls by method (``Solution.method``: dp, beam, milp, none, cut) with
+the MILP calls per 1,000 searches. ``--no-budget`` plays every profile without its search budget
+(``time_limit.search_budget: null``): every search exact, no beam or cut answers, so the two
+profiles with a budget (``polish-40``, ``guide-strict-joker``) play other games, and the rows
+show what their budget saves. The calls are counted by wrapping ``solve`` wherever the bots and
 the engine hold it (every loaded ``rummisim.*`` module whose ``solve`` is
 ``rummisim.solver.dispatch.solve``, the package ``rummisim.solver`` too, which modules that
 import it on first use read); the games are seeded, so every repeat makes the same calls and
@@ -46,6 +49,7 @@ import numpy as np
 import rummisim.solver.dispatch as dispatch
 import rummisim.solver.dp as dp
 from rummisim import builtin_profiles, load_profile, play_game
+from rummisim.profile import RuleProfile, profile_from_dict
 from rummisim.solver import METHODS
 
 TARGET_PROFILE = 0.5  # every built-in profile's greedy rounds/s against standard greedy
@@ -112,6 +116,13 @@ def count_solver_calls(record=None) -> Calls:
     return calls
 
 
+def without_budget(profile: RuleProfile) -> RuleProfile:
+    """The profile with ``time_limit.search_budget: null`` (its name kept)."""
+    data = profile.to_dict()
+    data["time_limit"] = {**data["time_limit"], "search_budget": None}
+    return profile_from_dict(data, f"{profile.name} without its search budget")
+
+
 def chosen_profiles(parser: argparse.ArgumentParser, chosen: list[str] | None, keep: tuple[str, ...] = ()):
     """The built-in profiles named by ``--profile`` (all when none is), plus ``keep``; an unknown
     name is a usage error."""
@@ -146,6 +157,11 @@ def main() -> int:
         help="the tracked host pass also takes three jokers and retries a refused decoding "
         "(dp.RELAX_TRACKED)",
     )
+    parser.add_argument(
+        "--no-budget",
+        action="store_true",
+        help="every profile without its search budget (every search exact)",
+    )
     args = parser.parse_args()
     dp.TRACK_TWO_HOSTS = args.track_two_hosts
     dp.RELAX_TRACKED = args.relax_tracked
@@ -153,6 +169,8 @@ def main() -> int:
     rows = [(name, "greedy") for name in names] + [("standard", "beginner")]
     calls = count_solver_calls()
     profiles = {name: load_profile(name) for name in names}
+    if args.no_budget:
+        profiles = {name: without_budget(profile) for name, profile in profiles.items()}
     for name, bot in rows:
         play_game(profiles[name], [bot] * 4, WARM_UP_SEED)
     if not calls:
