@@ -1630,8 +1630,9 @@ def _hosts_why(freed: int) -> str:
 MAX_TRACKED_HOST_STATES = 1 << 19
 # Two freed jokers whose host sets are too many to list: tracked by one search with two host
 # fields (True), or handed to the MILP (False, the default until the shipped experiments are
-# run again with it: it breaks ties differently from the MILP). Like the MILP it stands in for,
-# that search is not charged to the search budget.
+# run again with it: it breaks ties differently from the MILP). Like the MILP it stood in for
+# until the budget covered the MILP too (``milp.MILP_UNITS_PER_NONZERO``), that search is not
+# charged to the search budget: charge it before switching it on.
 TRACK_TWO_HOSTS = False
 # The tracked pass also for three or more jokers in the search (a rack joker beside the freed
 # ones), its runs without per-run joker counts: a relaxation of ``max_per_set``, exact where its
