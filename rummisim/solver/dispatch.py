@@ -148,7 +148,6 @@ def solve(
     if not rack:
         return Solution((), table, 0, 0, True, method="none")
     opened = not initial
-    none = SearchResult(table, (), False, 0)
     # under a budget the DP settles for its best legal play past the joker-host limits, and the
     # integer program improves on it only where the budget left covers its model
     meter = Meter(
@@ -169,13 +168,13 @@ def solve(
         if cut is not None:
             return cut
         result = None  # outside the beam's scope: the integer program gets the rest
-    if result and result.played and not _is_legal(rules, table, rack, result, opened=opened):
+    if result and result.played and not search.legal(result):
         meter.fail("refused")
         result = None
     if result is not None and not meter.cut:
         return _solution(result, profile, proven=True, nodes=meter.spent, method="dp")
     # the DP's best legal play past its joker-host limits (``Meter.settle``), or none
-    settled = result or none
+    settled = result or search.nothing
     if not exact:
         return _solution(settled, profile, proven=False, nodes=meter.spent, method="cut")
     spent = meter.spent
@@ -228,6 +227,11 @@ class _Search:
             return solve_dp_opening(self.rack, self.table, self.rules, objective=self.objective, meter=meter)
         return solve_dp(self.rack, self.table, self.rules, objective=self.objective, meter=meter)
 
+    @property
+    def nothing(self) -> SearchResult:
+        """No play: the table as it is."""
+        return SearchResult(self.table, (), False, 0)
+
     def legal(self, result: SearchResult) -> bool:
         return _is_legal(self.rules, self.table, self.rack, result, opened=not self.initial)
 
@@ -235,8 +239,8 @@ class _Search:
         return sum(tile_gain(self.profile, t, self.objective) for t in played)
 
     def best(self, result: SearchResult, kept, nodes: int, method: str) -> Solution:
-        """``result`` (not proven best), or the best legal play in ``kept`` (a ``Meter``'s)
-        where that places more."""
+        """``result`` (not proven best), or the best legal play in ``kept`` (a ``Meter``'s, best
+        first) where that places more."""
         gain = self.gain(result.played)
         for _, kept_table, played in kept:
             if self.gain(played) <= gain:
@@ -263,7 +267,7 @@ class _Search:
             return None
         nodes = spent + beam.nodes
         if beam.played and not self.legal(beam):
-            beam = SearchResult(self.table, (), False, 0)
+            beam = self.nothing
         if beam.played and self.initial and not rack_only:
             rest = list(self.rack)
             for t in beam.played:
@@ -280,7 +284,7 @@ class _Search:
                     both = SearchResult(more.table + opening_sets, played, False, nodes)
                     if self.legal(both):
                         beam = both
-        return self.best(beam, sorted(kept, key=lambda k: -k[0]), nodes, "beam")
+        return self.best(beam, kept, nodes, "beam")
 
 
 def _solution(

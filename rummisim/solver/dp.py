@@ -967,9 +967,9 @@ class Meter:
     """The DP states a search may still create (``None``: no budget) and those it made.
 
     ``settle`` (default false): where a locked-joker position runs past the joker-host limits
-    (``MAX_HOST_SOLVES``, ``MAX_HOST_STATES``), settle for the best legal play found without the
-    joker choice that gave up instead of giving up (``None``, for the integer program); ``cut``
-    then says that the answer is not proven best (and ``why`` why). ``quick`` (default false):
+    (``MAX_HOST_SOLVES``, ``MAX_HOST_STATES``), settle for the best legal play found so far
+    instead of giving up (``None``, for the integer program), and go on as a quick search;
+    ``cut`` then says that the answer is not proven best (and ``why`` why). ``quick`` (default false):
     lower joker-host limits (``SETTLE_HOST_SOLVES``, ``SETTLE_HOST_STATES``), no tracked host
     pass, and settle at the first choice that gives up (``solve(exact=False)``). ``kept``: the
     best legal plays (score, table, played) the search found on its way, kept for when the
@@ -1472,8 +1472,8 @@ def _settle(
     """The best legal play from the bounds of each joker choice (best first): the first legal
     play, unless a better bound freed jokers; such a choice is then solved exactly by
     ``_hosted`` (the sets that may hold the freed jokers), above the legal play found (and
-    ``floor``, when given). Where that gives up: None, or under ``Meter.settle`` the best of the
-    other choices (``Meter.cut``)."""
+    ``floor``, when given). Where that gives up: None, or under ``Meter.settle`` the best legal
+    play found so far (``Meter.cut``; the rest of the search then quick, ``Meter.quick``)."""
     best: _Found | None = None
     pending = []
     for found, virtual, forced, pinned in results:

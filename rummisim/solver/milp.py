@@ -473,7 +473,7 @@ def _rack_only(pats, profile, r, r_jokers, table, objective, units) -> MilpResul
         model.add({v: float(len(faces)) for v, faces, _ in columns}, 0, int(r.sum()) + r_jokers - 1)
     res = model.solve()
     if res.x is None:
-        return MilpResult(tuple(table), (), res.status != 1, _nodes(res))
+        return MilpResult(tuple(table), (), res.status != 1, _units(res))
     new_sets: list[Meld] = []
     played: list[int] = []
     for var, faces, mask in columns:
@@ -481,17 +481,17 @@ def _rack_only(pats, profile, r, r_jokers, table, objective, units) -> MilpResul
             meld = masked_meld(faces, mask, joker)
             new_sets.append(meld)
             played.extend(meld.tiles)
-    return MilpResult(tuple(table) + tuple(new_sets), tuple(sorted(played)), res.status == 0, _nodes(res))
+    return MilpResult(tuple(table) + tuple(new_sets), tuple(sorted(played)), res.status == 0, _units(res))
 
 
-def _nodes(res) -> int:
+def _units(res) -> int:
     """The search units a solve cost (``_Model.solve``)."""
     return int(res.units)
 
 
 def _decode(res, columns, window_cols, host_cols, y_vars, y_joker, joker, table) -> MilpResult:
     if res.x is None:
-        return MilpResult(tuple(table), (), res.status != 1, _nodes(res))
+        return MilpResult(tuple(table), (), res.status != 1, _units(res))
     x = np.round(res.x).astype(np.int64)
     played = []
     for c, v in y_vars.items():
@@ -499,7 +499,7 @@ def _decode(res, columns, window_cols, host_cols, y_vars, y_joker, joker, table)
     if y_joker is not None:
         played.extend([joker] * int(x[y_joker]))
     if not played:
-        return MilpResult(tuple(table), (), res.status == 0, _nodes(res))
+        return MilpResult(tuple(table), (), res.status == 0, _units(res))
     melds = []
     for var, faces, mask in columns:
         for _ in range(int(x[var])):
@@ -520,7 +520,7 @@ def _decode(res, columns, window_cols, host_cols, y_vars, y_joker, joker, table)
     for host in host_cols:
         if x[host.x]:
             melds.append(masked_meld(host.faces, [bool(x[j]) for j in host.jokers], joker))
-    return MilpResult(tuple(melds), tuple(sorted(played)), res.status == 0, _nodes(res))
+    return MilpResult(tuple(melds), tuple(sorted(played)), res.status == 0, _units(res))
 
 
 @dataclass(frozen=True)
