@@ -182,6 +182,8 @@ def solve(
     # covers the integer program's model; a search cut short keeps its best play
     for formulation in ("windows", "patterns"):
         left = None if budget is None else budget - spent
+        if left is not None and left <= 0 and not settled.played and not meter.kept:
+            return _solution(settled, profile, proven=False, nodes=spent, method="none")
         try:
             result = solve_milp(
                 rack,
