@@ -23,8 +23,10 @@ draw") a draw or pass from a seat that has a legal play (``legal_play``: the
 exact solver) is a fault, and the engine makes the best play for it.
 
 When the pool is empty a turn without a play is a pass; the round ends when
-every player passes in a row (``end.when_pool_empty: play_on``, 000), or as
-soon as a turn leaves the pool empty (``end_round``, one reading of 004), and
+every player passes in a row (``end.when_pool_empty: play_on``), after such a
+cycle only if no seat could play (``until_no_play``, 000 as written: the exact
+search judges, as for must-play), or as soon as a turn leaves the pool empty
+(``end_round``, one reading of 004), and
 the winner is chosen by ``end.pool_empty_winner`` (ties broken by the other
 measure, then by turn order from the round's first player). A round that
 reaches ``end.max_turns`` ends the same way and is recorded as ``turn_cap``.
@@ -544,7 +546,7 @@ class _Round:
                 winner, tied = seat, False
                 break
             passes = passes + 1 if (pool_was_empty and not did_play) else 0
-            if pool_round_over(profile, n, passes, len(s.pool)):
+            if pool_round_over(profile, passes, len(s.pool), s.racks, s.table, s.opened):
                 end_reason = EndReason.POOL_EXHAUSTED
             seat = (seat + 1) % n
         if end_reason != EndReason.OUT:

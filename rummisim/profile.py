@@ -101,7 +101,7 @@ class GroupsSpec(_Section):
 
 class InitialMeldSpec(_Section):
     threshold: int = Field(ge=0, le=500)
-    sets: Literal["any", "single"]
+    sets: Literal["any", "single", "one_qualifying"]
     joker_value: Annotated[Literal["represented"] | int, BeforeValidator(_joker_value)]
     may_touch_table: bool
 
@@ -116,7 +116,7 @@ class TurnSpec(_Section):
 
 class JokersSpec(_Section):
     table_jokers: Literal["locked", "free"]
-    reuse: Literal["two_rack_tiles", "any"]
+    reuse: Literal["two_rack_tiles", "new_set", "any"]
     retrieve_before_initial_meld: bool
     max_per_set: int = Field(ge=1, le=4)
     take_from_joker_sets: bool
@@ -136,7 +136,7 @@ class TimeLimitSpec(_Section):
 class EndSpec(_Section):
     pool_empty_winner: Literal["fewest_tiles", "lowest_total"]
     pool_empty_scoring: Literal["standard", "subtract_winner"]
-    when_pool_empty: Literal["play_on", "end_round"]
+    when_pool_empty: Literal["play_on", "until_no_play", "end_round"]
     max_turns: int = Field(ge=1, le=100_000)
 
 
@@ -493,7 +493,7 @@ def check_combinations(profile: RuleProfile, source: str = "<profile>") -> None:
         )
     reachable = (
         _best_single_set_value(profile)
-        if profile.initial_meld.sets == "single"
+        if profile.initial_meld.sets in ("single", "one_qualifying")
         else _best_rack_value(profile)
     )
     if profile.initial_meld.threshold > reachable:

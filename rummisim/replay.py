@@ -571,7 +571,9 @@ class _Checker:
         self.passes = self.passes + 1 if (self.t_pool_was_empty and not self.t_played) else 0
         if not rack:
             self.ended = EndReason.OUT
-        elif pool_round_over(self.profile, self.n, self.passes, self.pool_left()):
+        elif pool_round_over(
+            self.profile, self.passes, self.pool_left(), self.racks, self.table, self.opened
+        ):
             self.ended = EndReason.POOL_EXHAUSTED
         elif self.turn >= self.profile.end.max_turns:
             self.ended = EndReason.TURN_CAP

@@ -378,8 +378,25 @@ def _variants() -> dict[str, Variant]:
     add("reuse", "standard+reuse-any", "standard", jokers={"reuse": "any"})
     add("reuse", "polish-40+reuse-any", "polish-40", jokers={"reuse": "any"})
     add("reuse", "classic-wrap+reuse-any", "classic-wrap", jokers={"reuse": "any"})
+    # polish-40 follows 004's new set; the other reading, 000's two rack tiles beside the joker
+    add("reuse", "polish-40+two-rack-tiles", "polish-40", jokers={"reuse": "two_rack_tiles"})
+    add("reuse", "standard+new-set", "standard", jokers={"reuse": "new_set"})
+    add("reuse", "classic-wrap+new-set", "classic-wrap", jokers={"reuse": "new_set"})
+    add(
+        "reuse",
+        "standard+new-set+strict",
+        "standard",
+        jokers={"reuse": "new_set", "take_from_joker_sets": False},
+    )
+    add(
+        "reuse",
+        "standard+j4m3+new-set",
+        "standard",
+        tiles={"jokers": 4},
+        jokers={"reuse": "new_set", "max_per_set": 3},
+    )
     for threshold in (30, 40):
-        for sets in ("any", "single"):
+        for sets in ("any", "single", "one_qualifying"):
             for joker_value in ("represented", 25):
                 for touch in (False, True):
                     label = (
@@ -394,6 +411,8 @@ def _variants() -> dict[str, Variant]:
                     }
                     add("opening", label, "standard", initial_meld=meld)
     add("opening", "classic-wrap+touch", "classic-wrap", initial_meld={"may_touch_table": True})
+    add("opening", "classic-wrap+single", "classic-wrap", initial_meld={"sets": "single"})
+    add("opening", "polish-40+one-qualifying", "polish-40", initial_meld={"sets": "one_qualifying"})
     add("rearrange", "standard+norearrange", "standard", turn={"rearrange": False})
     add("rearrange", "classic-wrap+norearrange", "classic-wrap", turn={"rearrange": False})
     add("rearrange", "polish-40+norearrange", "polish-40", turn={"rearrange": False})

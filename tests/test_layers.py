@@ -18,7 +18,8 @@ LAYERS = [
     {"melds", "contract", "events"},  # table notation and the catalogue; the bot contract; game events
     {"moves"},  # re-exports of the contract's actions and the rules
     {"solver"},
-    {"referee", "round_end"},  # legal_play: the solver as the referee of must-play; round end
+    {"referee"},  # legal_play: the solver as the referee of must-play
+    {"round_end"},  # how a round nobody went out of ends (until_no_play asks the referee)
     {"engine", "bots", "gamelog"},  # neither imports the other; gamelog: events <-> JSON lines
     {"api", "experiment", "stats", "replay"},  # replay: a game log checked against the rules
     {"store", "plots"},

@@ -119,7 +119,7 @@ def test_joker_valuation_in_the_opening():
 
 
 def test_opening_single_set_vs_several():
-    single = load_profile("classic-wrap")
+    single = with_overrides("classic-wrap", initial_meld={"sets": "single"})
     rejects(
         "opening_single_set",
         single,
@@ -315,3 +315,68 @@ def test_codes_outside_the_tile_set_are_refused_not_a_crash(standard, played, ex
     with pytest.raises(IllegalMove) as err:
         validate_move(standard, old, rack, new, played or (r4,), opened=True)
     assert err.value.rule == rule and fragment in err.value.message
+
+
+def test_one_qualifying_opening_needs_one_set_worth_the_threshold_alone():
+    """000: "deve giocare un insieme con un valore almeno di 30 punti" (a set worth at least 30):
+    under ``sets: one_qualifying`` one rack-only set reaches 30 by itself and others may join it;
+    two sets worth 30 only together do not open."""
+    classic = load_profile("classic-wrap")
+    assert classic.initial_meld.sets == "one_qualifying"
+    both = check(classic, "", "K10 K11 K12 R1 R2 R3", "K10 K11 K12 | R1 R2 R3", "K10 K11 K12 R1 R2 R3",
+                 opened=False)  # fmt: skip
+    assert both.opening_value == 33  # what counts: the qualifying set
+    msg = rejects(
+        "opening_below_threshold", classic, "", "K5 K6 K7 R5 O5 B5", "K5 K6 K7 | R5 O5 B5", "K5 K6 K7 R5 O5 B5",
+        opened=False,
+    )  # fmt: skip
+    assert "best rack-only set" in msg
+    several = load_profile("standard")  # sets: any counts both
+    check(several, "", "K5 K6 K7 R5 O5 B5", "K5 K6 K7 | R5 O5 B5", "K5 K6 K7 R5 O5 B5", opened=False)
+
+
+def test_one_qualifying_opening_that_may_touch_the_table():
+    """The same reading where the opening turn may also rearrange the table (002, 004): the
+    qualifying set is rack-only, the rest of the rack may go to table sets."""
+    profile = with_overrides(
+        "polish-40", initial_meld={"sets": "one_qualifying", "joker_value": "represented"}
+    )
+    check(profile, "R1 R2 R3", "R4 K10 K11 K12 K13", "R1 R2 R3 R4 | K10 K11 K12 K13", "R4 K10 K11 K12 K13",
+          opened=False)  # fmt: skip
+    rejects(
+        "opening_below_threshold", profile, "R1 R2 R3", "K10 K11 K12 B5 O5 K5 R9",
+        "R1 R2 R3 | K10 K11 K12 | B5 O5 K5", "K10 K11 K12 B5 O5 K5", opened=False,
+    )  # fmt: skip
+
+
+def test_freed_joker_makes_a_new_set_under_polish_40():
+    """004: the freed joker must be used "z 2 lub więcej kamieniami ze swojego stojaka, aby stworzyć
+    nowy zestaw" (with two or more rack tiles, to create a new set): under ``reuse: new_set`` it may
+    not join a table run beside two rack tiles, as 000's ``two_rack_tiles`` lets it."""
+    polish = load_profile("polish-40")
+    assert polish.jokers.reuse == "new_set"
+    table, rack = "B3 B4 J(B5) | K8 K9 K10", "B5 K11 K12 O1"
+    onto_table_run = "B3 B4 B5 | K8 K9 K10 K11 K12 J(K13)"
+    msg = rejects("joker_rule", polish, table, rack, onto_table_run, "B5 K11 K12")
+    assert "new set" in msg
+    check(polish, table, rack, "B3 B4 B5 | K8 K9 K10 | K11 K12 J(K13)", "B5 K11 K12")
+    two_rack_tiles = with_overrides("polish-40", jokers={"reuse": "two_rack_tiles"})
+    check(two_rack_tiles, table, rack, onto_table_run, "B5 K11 K12")
+
+
+def test_new_set_holds_one_freed_joker_and_rack_tiles_only():
+    """004's new set is the joker and rack tiles: a second table joker (freed or kept) in it is
+    not a rack tile, and neither is a table tile moved into it."""
+    profile = with_overrides("standard", jokers={"reuse": "new_set"})
+    table = "R3 R4 J(R5) | B7 B8 J(B9)"
+    # both jokers freed into one new set beside two rack tiles: the second is no rack tile
+    rejects("joker_rule", profile, table, "R5 B9 K1 O1", "R3 R4 R5 | B7 B8 B9 | K1 O1 J J", "R5 B9 K1 O1")
+    # each in a new set of its own: legal
+    check(
+        profile, table, "R5 B9 K1 O1 K2 O2", "R3 R4 R5 | B7 B8 B9 | K1 O1 J(R1) | K2 O2 J(R2)",
+        "R5 B9 K1 O1 K2 O2",
+    )  # fmt: skip
+    # a table tile (R4) taken into the joker's set beside two rack tiles: not a new set
+    old, rack, new = "R4 R5 R6 J(R7) R8", "R7 K4 O4", "R5 R6 R7 R8 | R4 K4 O4 J(B4)"
+    rejects("joker_rule", profile, old, rack, new, rack)
+    check(with_overrides("standard"), old, rack, new, rack)

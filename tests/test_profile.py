@@ -48,7 +48,10 @@ def test_standard_is_the_common_modern_rule_set(standard):
 
 def test_variant_profiles_differ_where_their_seed_says():
     assert load_profile("classic-wrap").runs.wrap == "high_low"
-    assert load_profile("classic-wrap").initial_meld.sets == "single"
+    classic = load_profile("classic-wrap")
+    assert classic.initial_meld.sets == "one_qualifying"
+    assert classic.end.when_pool_empty == "until_no_play"
+    assert classic.jokers.reuse == "two_rack_tiles"
     ramino = load_profile("ramino-discard")
     assert ramino.discard_pile and ramino.turn.play_after_draw
     assert ramino.match.end == "points" and ramino.match.target_points == 200
@@ -59,6 +62,7 @@ def test_variant_profiles_differ_where_their_seed_says():
     assert polish.end.pool_empty_winner == "lowest_total"
     assert polish.end.pool_empty_scoring == "subtract_winner"
     assert polish.match.end == "rounds" and polish.match.rounds == 4
+    assert polish.jokers.reuse == "new_set"
 
 
 def test_each_variant_line_cites_its_seed():
@@ -116,7 +120,12 @@ def test_unknown_key_names_key_file_and_valid_keys(tmp_path):
         ("turn:\n  discard: sometimes", ["'turn.discard'", "'after_play' or 'every_turn'"]),
         ("turn:\n  must_play_if_able: maybe", ["'turn.must_play_if_able'", "boolean"]),
         ("match:\n  target_counts: gross", ["'match.target_counts'", "'positive' or 'net'"]),
-        ("end:\n  when_pool_empty: stop", ["'end.when_pool_empty'", "'play_on' or 'end_round'"]),
+        (
+            "end:\n  when_pool_empty: stop",
+            ["'end.when_pool_empty'", "'play_on', 'until_no_play' or 'end_round'"],
+        ),
+        ("jokers:\n  reuse: new", ["'jokers.reuse'", "'two_rack_tiles', 'new_set' or 'any'"]),
+        ("initial_meld:\n  sets: one", ["'initial_meld.sets'", "'any', 'single' or 'one_qualifying'"]),
     ],
 )
 def test_wrong_type_or_range_names_path_value_and_allowed(tmp_path, text, fragments):

@@ -261,6 +261,35 @@ def test_a_round_that_ends_too_soon(logs, tmp_path, capsys):
     assert line == cut + 1 and "the round goes on" in message
 
 
+def test_until_no_play_is_replayed_by_its_rule(tmp_path, capsys):
+    """000: "play continues until there is a winner or no player can make a valid play". Two
+    baseline bots (no rearrangement) pass on an empty pool where the exact search still finds a
+    play: under ``play_on`` the round ends after both passed; the same log read under
+    ``until_no_play`` ends too soon, and the game played under it runs to the turn cap, which
+    replays."""
+    path = tmp_path / "play_on.jsonl"
+    assert main(["play", "--profile", "standard", "--bots", "baseline,baseline", "--seed", "1", "--quiet",
+                 "--log", str(path)]) == 0  # fmt: skip
+    rows = records(path)
+    end = first(rows, "round_end")
+    assert rows[end]["reason"] == "pool_exhausted"
+    header = dict(rows[0])
+    until = with_overrides("standard", end={"when_pool_empty": "until_no_play", "max_turns": 200})
+    header["profile"] = until.to_dict()
+    header["profile_digest"] = until.digest
+    line, message = replay_fails(write(tmp_path / "until.jsonl", [header, *rows[1:]]), capsys)
+    assert line == end + 1 and "the round goes on" in message
+
+    rules = tmp_path / "until.yaml"
+    rules.write_text(until.to_yaml())
+    capped = tmp_path / "capped.jsonl"
+    assert main(["play", "--profile", str(rules), "--bots", "baseline,baseline", "--seed", "1", "--quiet",
+                 "--log", str(capped)]) == 0  # fmt: skip
+    rows = records(capped)
+    assert rows[first(rows, "round_end")]["reason"] == "turn_cap"
+    assert main(["replay", str(capped)]) == 0
+
+
 def test_a_turn_out_of_order(logs, tmp_path, capsys):
     rows = records(logs["standard"])
     i = first(rows, "turn_end") + 1  # the second turn's first event

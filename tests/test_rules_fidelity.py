@@ -217,6 +217,36 @@ def test_when_the_pool_is_empty(rule, ends_at):
     assert record.winner == 1  # the lowest rack total
 
 
+@pytest.mark.parametrize(
+    ("rule", "reason", "turns"), [("play_on", "pool_exhausted", 4), ("until_no_play", "turn_cap", 12)]
+)
+def test_until_no_play_goes_on_while_a_seat_could_play(rule, reason, turns):
+    """000: "If the pool runs out of tiles, play continues until there is a winner or no player
+    can make a valid play". Seat 1 could lay R1 R2 R3 but only ever draws: under ``play_on`` the
+    round ends once both seats passed in a row; under ``until_no_play`` it goes on (the exact
+    search says seat 1 can play), until the turn cap, recorded as such."""
+    profile = with_overrides("classic-wrap", end={"when_pool_empty": rule, "max_turns": 12})
+    racks = [tiles("K13 R11", profile), tiles("R1 R2 R3 O9", profile)]
+    record, _ = play_round(
+        profile, [ScriptBot(), ScriptBot()], racks=racks, pool=tiles("B7 B9", profile),
+        opened=(True, True), strict=True,
+    )  # fmt: skip
+    assert record.end_reason == reason
+    assert record.turns == turns
+
+
+def test_until_no_play_ends_when_no_seat_can_play():
+    """000's "no player can make a valid play": once every seat passed in a row and the exact
+    search finds no play for any of them, the round ends as under ``play_on``."""
+    profile = load_profile("classic-wrap")
+    assert profile.end.when_pool_empty == "until_no_play"
+    racks = [tiles("K13 R11", profile), tiles("K1 R2 O4", profile)]
+    record, _ = play_round(
+        profile, [ScriptBot(), ScriptBot()], racks=racks, pool=tiles("B7 B9", profile), strict=True
+    )
+    assert record.end_reason == "pool_exhausted" and record.turns == 4
+
+
 # ----- invariants of seeded games under every profile and the new keys ----------------------------
 
 VARIANTS = [
@@ -233,6 +263,8 @@ VARIANTS = [
         {"turn": {"discard": "every_turn", "must_play_if_able": False}, "match": {"target_counts": "net"}},
     ),
     ("standard", {"end": {"when_pool_empty": "end_round"}}),
+    ("standard", {"end": {"when_pool_empty": "until_no_play", "max_turns": 300}}),
+    ("standard", {"jokers": {"reuse": "new_set"}, "initial_meld": {"sets": "one_qualifying"}}),
 ]
 LINEUP = ["greedy", "conservative", "baseline", "random", "value", "beginner"]
 

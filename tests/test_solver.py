@@ -67,10 +67,15 @@ def test_opening_joker_valuation_and_single_set():
     represented = with_overrides("standard", initial_meld={"threshold": 40})
     assert placed(fixed, "", "R10 R11 J", initial=True) == 3
     assert placed(represented, "", "R10 R11 J", initial=True) == 0
-    single = load_profile("classic-wrap")
+    single = with_overrides("classic-wrap", initial_meld={"sets": "single"})
     # two sets worth 33 + 6 may not open in one-set mode; the 33 alone does
     solution = solve("K10 K11 K12 R1 R2 R3", "", single, initial=True)
     assert solution.tiles_placed == 3 and set(solution.played) == set(parse_tiles("K10 K11 K12", single))
+    # classic-wrap's one_qualifying: the 33 qualifies and the 6 joins it; 18 + 15 never opens
+    qualifying = load_profile("classic-wrap")
+    assert placed(qualifying, "", "K10 K11 K12 R1 R2 R3", initial=True) == 6
+    assert placed(qualifying, "", "K5 K6 K7 R5 O5 B5", initial=True) == 0
+    assert placed(load_profile("standard"), "", "K5 K6 K7 R5 O5 B5", initial=True) == 6
 
 
 def test_opening_that_may_touch_the_table_also_rearranges():

@@ -41,21 +41,34 @@ def check(profile, table, rack, got, *, initial):
         assert got.table == tuple(table)
 
 
-# ----- 1. the single-set opening (classic-wrap) ----------------------------------------------
+# ----- 1. the single-set opening (classic-wrap's other reading) ---------------------------------
+
+SINGLE = with_overrides("classic-wrap", initial_meld={"sets": "single"})
 
 
 @pytest.mark.parametrize(
-    ("rack", "laid", "why"),
+    ("sets", "rack", "laid", "why"),
     [
-        ("R10 R11 R12 K5 O5 B5 K1", "R10 R11 R12", "two sets on the rack, only one may be laid"),
-        ("R11 R12 R13 R1 K4 O4 B4", "R1 R11 R12 R13", "the wrap run 11-12-13-1 is worth 37"),
-        ("K9 R9 O9 B9 K10 K11", "K9 R9 O9 B9", "a group of four beats the run K9 K10 K11"),
-        ("R2 R3 R4 K7 K8", "", "no single set reaches 30"),
+        ("single", "R10 R11 R12 K5 O5 B5 K1", "R10 R11 R12", "two sets on the rack, only one may be laid"),
+        ("single", "R11 R12 R13 R1 K4 O4 B4", "R1 R11 R12 R13", "the wrap run 11-12-13-1 is worth 37"),
+        ("single", "K9 R9 O9 B9 K10 K11", "K9 R9 O9 B9", "a group of four beats the run K9 K10 K11"),
+        ("single", "R2 R3 R4 K7 K8", "", "no single set reaches 30"),
+        # classic-wrap's own reading of 000's "deve giocare un insieme con un valore almeno di 30
+        # punti": one set worth 30 by itself, others may join it
+        ("one_qualifying", "R10 R11 R12 K5 O5 B5 K1", "R10 R11 R12 K5 O5 B5", "33 qualifies, the 5s join"),
+        ("one_qualifying", "R11 R12 R13 R1 K4 O4 B4", "R1 R11 R12 R13 K4 O4 B4", "11-12-13-1 (37), the 4s"),
+        ("one_qualifying", "K9 R9 O9 B9 K10 K11", "K9 K10 K11 R9 O9 B9", "K9 K10 K11 (30) and three 9s"),
+        ("one_qualifying", "K5 K6 K7 R5 O5 B5", "", "33 together, but no one set reaches 30"),
+        ("one_qualifying", "R2 R3 R4 K7 K8", "", "no set reaches 30"),
     ],
 )
-def test_single_set_opening(monkeypatch, rack, laid, why):
+def test_one_set_openings(monkeypatch, sets, rack, laid, why):
+    """``initial_meld.sets: single`` and ``one_qualifying`` under classic-wrap (whose reading is
+    ``one_qualifying``): the DP answers, proven, and agrees with the MILP."""
     profile = load_profile("classic-wrap")
-    assert profile.initial_meld.sets == "single"
+    assert profile.initial_meld.sets == "one_qualifying"
+    if sets == "single":
+        profile = SINGLE
     table = parse_table("K1 K2 K3", profile)
     rk = parse_tiles(rack, profile)
     no_milp(monkeypatch)
@@ -63,7 +76,8 @@ def test_single_set_opening(monkeypatch, rack, laid, why):
     assert got.method == "dp" and got.proven, why
     assert sorted(got.played) == sorted(parse_tiles(laid, profile)), why
     check(profile, table, rk, got, initial=True)
-    assert len(got.table) == len(table) + bool(laid)
+    if sets == "single":
+        assert len(got.table) == len(table) + bool(laid)
     monkeypatch.undo()
     for objective in ("tiles", "value"):
         got = solve(rk, table, profile, initial=True, objective=objective)
@@ -75,7 +89,7 @@ def test_single_set_opening(monkeypatch, rack, laid, why):
 def test_single_set_opening_with_a_joker_for_a_tile_on_the_rack():
     """With a joker worth 25 in the opening, ``K5 R5 O5 J(B5)`` (40) opens where the group of
     four 5s (20) does not: the joker stands where the rack holds the tile."""
-    profile = with_overrides("classic-wrap", initial_meld={"joker_value": 25})
+    profile = with_overrides("classic-wrap", initial_meld={"joker_value": 25, "sets": "single"})
     rack = parse_tiles("K5 R5 O5 B5 J R9", profile)
     got = solve(rack, (), profile, initial=True)
     assert got.method == "dp" and got.tiles_placed == 4
@@ -89,7 +103,7 @@ def test_single_set_opening_with_a_joker_for_a_tile_on_the_rack():
 def test_single_set_opening_may_be_a_long_run():
     """One run of seven tiles is one set (``validate_move`` takes it); the MILP's single-set model
     lists every run pattern, the long ones too, and agrees."""
-    profile = load_profile("classic-wrap")
+    profile = SINGLE
     rack = parse_tiles("B3 B4 B5 B7 B8 B9 J K1", profile)
     got = solve(rack, (), profile, initial=True)
     assert got.method == "dp" and got.tiles_placed == 7
@@ -146,8 +160,10 @@ def test_opening_without_core_is_no_opening(monkeypatch):
 
 def test_three_freed_jokers(monkeypatch):
     """R5, K9 and O3 free three locked jokers; each needs a set with two rack tiles: B11 B12
-    take two (``J B11 B12 J``), K1 K2 the third. Every rack tile is placed."""
-    profile = load_profile("polish-40")
+    take two (``J B11 B12 J``), K1 K2 the third. Every rack tile is placed. (Under 000's
+    ``reuse: two_rack_tiles``; polish-40's ``new_set`` gives each freed joker a set of its own,
+    so one rack tile stays: the MILP agrees.)"""
+    profile = with_overrides("polish-40", jokers={"reuse": "two_rack_tiles"})
     tbl = parse_table("R4 J(R5) R6 | K8 J(K9) K10 | O1 O2 J(O3)", profile)
     rk = parse_tiles("R5 K9 O3 B11 B12 K1 K2", profile)
     no_milp(monkeypatch)
@@ -158,6 +174,15 @@ def test_three_freed_jokers(monkeypatch):
     for objective in ("tiles", "value"):
         got = solve(rk, tbl, profile, objective=objective, budget=BIG)
         assert score(got.played, profile, objective) == milp_score(rk, tbl, profile, objective, initial=False)
+    polish = load_profile("polish-40")
+    got = solve(rk, tbl, polish, budget=BIG)
+    assert got.method == "dp" and got.proven and got.tiles_placed == 6
+    assert validate_move(polish, tbl, rk, got.table, got.played, opened=True).jokers_freed == 2
+    assert got.tiles_placed == len(milp_score_play(rk, tbl, polish))
+
+
+def milp_score_play(rack, table, profile):
+    return solve_milp(rack, table, profile, initial=False, objective="tiles", rearrange=True).played
 
 
 # ----- 4. the discard keep-back ---------------------------------------------------------------

@@ -20,6 +20,7 @@ from unittest.mock import patch
 
 import numpy as np
 import pytest
+from helpers import with_overrides
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from strategies import DrawRng, random_locked_position
@@ -28,10 +29,20 @@ import rummisim.solver.dp as dp
 from rummisim import load_profile, parse_table, parse_tiles
 from rummisim.melds import format_table
 from rummisim.moves import validate_move
+from rummisim.profile import RuleProfile
 from rummisim.solver import placed_value, solve
 from rummisim.solver.dp import solve_dp
 from rummisim.solver.milp import solve_milp
 from rummisim.tiles import format_tiles
+
+
+def two_rack_tiles(name: str) -> RuleProfile:
+    """The profile under 000's ``reuse: two_rack_tiles``, which the tracked host pass serves:
+    ``polish-40`` follows 004's ``new_set`` (a freed joker's set is rack tiles alone, listed)."""
+    profile = load_profile(name)
+    if profile.jokers.reuse == "two_rack_tiles":
+        return profile
+    return with_overrides(name, jokers={"reuse": "two_rack_tiles"})
 
 
 def score(profile, played, objective):
@@ -86,7 +97,7 @@ def tracked(monkeypatch):
 )
 def test_tracked_host_agrees_with_milp(monkeypatch, tracked, name, n, seed, objective, two):
     monkeypatch.setattr(dp, "TRACK_TWO_HOSTS", two)
-    profile = load_profile(name)
+    profile = two_rack_tiles(name)
     rng = np.random.default_rng(seed)
     checked = 0
     for _ in range(n):
@@ -115,7 +126,7 @@ def test_tracked_host_agrees_with_milp(monkeypatch, tracked, name, n, seed, obje
 def test_two_tracked_hosts_agree_on_drawn_positions(name, data):
     """The same comparison on positions Hypothesis draws (so a failure shrinks to a small
     table and rack), every host search going to the tracking search, two freed jokers too."""
-    profile = load_profile(name)
+    profile = two_rack_tiles(name)
     table, rack = random_locked_position(profile, DrawRng(data.draw))
     with patch.object(dp, "TRACK_TWO_HOSTS", True), patch.object(dp, "MAX_HOST_SOLVES", 0):
         ours = solve_dp(rack, table, profile, objective="tiles")
@@ -128,7 +139,7 @@ def test_a_host_with_a_rack_one_after_13(tracked):
     be too: here the freed joker's host is ``O12 J O1`` with the rack's O12 and O1 (the table's
     O1 stays in ``K1 R1 O1``), which a table 1 placed high first would miss (4 tiles, 26 points,
     before the fix)."""
-    profile = load_profile("ramino-discard")
+    profile = two_rack_tiles("ramino-discard")
     table = parse_table(
         "B11 J(B12) J(B13) B1 | R3 R4 R5 R6 | R7 R8 R9 R10 R11 R12 R13 R1 | B10 B11 B12"
         " | B5 B6 B7 B8 B9 | B3 B4 B5 B6 B7 B8 B9 B10 | K1 R1 O1",
@@ -165,7 +176,7 @@ GAME_POSITIONS = [
 
 @pytest.mark.parametrize(("name", "table", "rack", "tiles", "value"), GAME_POSITIONS)
 def test_game_positions_past_the_host_limit_stay_in_the_dp(name, table, rack, tiles, value):
-    profile = load_profile(name)
+    profile = two_rack_tiles(name)
     table, rack = parse_table(table, profile), parse_tiles(rack, profile)
     found = solve(rack, table, profile, initial=True, budget=None)
     assert found.method == "dp" and found.proven
@@ -221,7 +232,7 @@ TWO_HOST_POSITIONS = [
 def test_two_freed_jokers_past_the_host_limit(two_hosts, name, table, rack, initial, tiles, value):
     """The search with two host fields answers them, proven, with the MILP's optimum, within
     the profile's search budget (it stands in for the MILP, so it is not charged to it)."""
-    profile = load_profile(name)
+    profile = two_rack_tiles(name)
     table, rack = parse_table(table, profile), parse_tiles(rack, profile)
     found = solve(rack, table, profile, initial=initial)
     assert found.method == "dp" and found.proven
@@ -238,7 +249,7 @@ def test_two_freed_jokers_go_to_the_milp_by_default(index):
     without a budget; the profile's budget (200,000 units) does not cover its model, so in play
     the DP's best legal play past its host limits answers, one tile short here."""
     name, table, rack, initial, tiles, value = TWO_HOST_POSITIONS[index]
-    profile = load_profile(name)
+    profile = two_rack_tiles(name)
     table, rack = parse_table(table, profile), parse_tiles(rack, profile)
     found = solve(rack, table, profile, initial=initial, budget=None)
     assert found.method == "milp" and (found.tiles_placed, found.value_placed) == (tiles, value)
@@ -252,7 +263,7 @@ def test_a_budget_cut_keeps_the_best_legal_play_found():
     """Where the search budget runs out after the exact search found legal plays, the answer is
     the best of those and the beam pass's: here an opening that touches the table, where the
     beam pass alone (on the rack, with the budget left) places 7 tiles."""
-    profile = load_profile("polish-40")
+    profile = two_rack_tiles("polish-40")
     table = parse_table(
         "K2 R2 J(O2) | K5 R5 B5 | K7 O7 B7 | K8 K9 K10 | K12 R12 O12 B12 | K13 O13 B13 | R2 R3 R4"
         " | R8 R9 R10 | R11 O11 B11 | O4 O5 O6 O7 | B7 B8 B9 | B9 B10 B11 B12",
@@ -296,7 +307,7 @@ RELAXED_POSITIONS = [
 
 @pytest.mark.parametrize(("table", "rack", "initial", "why", "tiles", "value"), RELAXED_POSITIONS)
 def test_relaxed_tracking_answers_what_the_milp_did(monkeypatch, table, rack, initial, why, tiles, value):
-    profile = load_profile("polish-40")
+    profile = two_rack_tiles("polish-40")
     table, rack = parse_table(table, profile), parse_tiles(rack, profile)
     by_default = solve(rack, table, profile, initial=initial, budget=None)
     assert (by_default.method, by_default.fallback) == ("milp", why)
@@ -323,7 +334,7 @@ def test_relaxed_tracking_agrees_with_milp(monkeypatch, tracked):
         return inner(profile, copies, n_jokers, relax_cap)
 
     monkeypatch.setattr(dp, "_tables", tables)
-    profile = load_profile("polish-40")
+    profile = two_rack_tiles("polish-40")
     joker = profile.tileset.joker
     rng = np.random.default_rng(53)
     checked = drawn = 0

@@ -81,8 +81,16 @@ class BaselineBot(Bot):
         profile = self.profile
         threshold = profile.initial_meld.threshold
         scored = sorted(((meld_opening_value(m, profile), m) for m in candidates), key=lambda vm: -vm[0])
-        if profile.initial_meld.sets == "single":
-            return [scored[0][1]] if scored and scored[0][0] >= threshold else []
+        if profile.initial_meld.sets != "any":  # the best set worth the threshold by itself
+            if not scored or scored[0][0] < threshold:
+                return []
+            first = scored[0][1]
+            if profile.initial_meld.sets == "single":
+                return [first]
+            rest = list(rack)  # one_qualifying: more sets of the other tiles may join it
+            for t in first.tiles:
+                rest.remove(t)
+            return [first, *_search(scored, rest)]
         chosen = _search(scored, rack)
         value = sum(meld_opening_value(m, profile) for m in chosen)
         return chosen if chosen and value >= threshold else []

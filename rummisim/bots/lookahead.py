@@ -447,7 +447,9 @@ class _Rollout:
             return seat
         self.passes = self.passes + 1 if (pool_was_empty and not played) else 0
         capped = self.turn >= profile.end.max_turns
-        if capped or pool_round_over(profile, self.n, self.passes, len(self.pool)):
+        if capped or pool_round_over(
+            profile, self.passes, len(self.pool), self.racks, self.table, self.opened
+        ):
             # ties in turn order from seat 0: the view does not say who began the round
             return pool_empty_winner(profile, self.racks, 0)[0]
         return None

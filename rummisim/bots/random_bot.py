@@ -66,7 +66,7 @@ class RandomBot(Bot):
         profile = self.profile
         threshold = profile.initial_meld.threshold
         openings = [[meld] for meld in sets if opening_value([meld], profile) >= threshold]
-        if profile.initial_meld.sets == "any" and sets:
+        if profile.initial_meld.sets != "single" and sets:
             left = Counter(view.rack)
             chosen: list[Meld] = []
             for index in self.rng.permutation(len(sets)):
@@ -74,6 +74,10 @@ class RandomBot(Bot):
                 if fits(meld.tiles, left):
                     left.subtract(meld.tiles)
                     chosen.append(meld)
-            if len(chosen) > 1 and opening_value(chosen, profile) >= threshold:
+            if profile.initial_meld.sets == "one_qualifying":  # one of them worth it alone
+                reached = max(opening_value([meld], profile) for meld in chosen)
+            else:
+                reached = opening_value(chosen, profile)
+            if len(chosen) > 1 and reached >= threshold:
                 openings.append(chosen)
         return openings

@@ -14,7 +14,8 @@ happens in the opening turn itself where the opening may touch the table (004:
 "may add them immediately after coming out with the initial 40"; the opening
 sets must still reach the threshold from rack tiles alone), or
 ``retrieve_before_initial_meld``. A freed joker must sit in a set holding at
-least two other tiles from the rack when ``reuse: two_rack_tiles``. With
+least two other tiles from the rack when ``reuse: two_rack_tiles`` (000), and in a
+new set of its own made of rack tiles alone when ``reuse: new_set`` (004). With
 ``take_from_joker_sets: false`` a set holding a joker that is not freed may only
 grow: all its tiles stay together. Jokers from the rack may go anywhere.
 """
@@ -182,6 +183,7 @@ _REASON_ORDER = [
     "joker retrieval is not allowed before the initial meld",
     "a table joker may only change the tile it stands for when a matching rack tile replaces it",
     "a retrieved joker must join a set with at least two other tiles from the rack",
+    "a retrieved joker must form a new set with rack tiles only (at least two of them)",
 ]
 
 
@@ -250,6 +252,11 @@ def _try_freed(
         freed_hosts = sorted({slots[mapping[k]][0] for k in freed})
         if profile.jokers.reuse == "any":
             fits = partial(_spare_supply, supply)
+        elif profile.jokers.reuse == "new_set":
+            need = _new_set_needs(ts, new_table, [slots[mapping[k]][0] for k in freed], slots, mapping)
+            if need is None:
+                break  # (the same hosts for every freeing choice)
+            fits = partial(_spare_supply, supply - need)
         else:
             fits = partial(_spare_hosts, ts, new_table, freed_hosts, supply, slots, rack_jokers)
         if not fits(np.zeros_like(supply)):
@@ -264,7 +271,25 @@ def _try_freed(
         for f in product(*(sorted(old[k][2]) for k in freed))
     ):
         return _REASON_ORDER[2]
-    return _REASON_ORDER[3]
+    return _REASON_ORDER[4] if profile.jokers.reuse == "new_set" else _REASON_ORDER[3]
+
+
+def _new_set_needs(ts, new_table, hosts, slots, mapping) -> np.ndarray | None:
+    """``reuse: new_set`` (004 "aby stworzyć nowy zestaw"): each freed joker's set is new, made
+    of that joker and rack tiles only (a set is 3+ tiles, so 2+ of them). The played tiles those
+    sets take (rack jokers included), or None where a set holds another tile from the table: a
+    second table joker (kept or freed) or a numbered tile the played ones cannot cover (checked
+    by the caller's supply)."""
+    if len(set(hosts)) != len(hosts):
+        return None  # two freed jokers in one set: the second is not a rack tile
+    table_joker_sets = Counter(slots[m][0] for m in mapping)
+    need = np.zeros(ts.n_codes, dtype=np.int64)
+    for h in hosts:
+        if table_joker_sets[h] != 1:
+            return None
+        need += ts.counts(new_table[h].tiles)
+        need[ts.joker] -= 1  # the freed joker itself
+    return need
 
 
 def _spare_supply(supply, used) -> bool:

@@ -12,7 +12,7 @@ rule                   meaning
 ``invalid_set``        a set on the new table is not a valid run or group
 ``table_tile_missing`` a tile that was on the table is not on the new table
 ``unaccounted_tile``   the new table holds tiles that are neither on the table nor played
-``opening_below_threshold``  the initial meld is worth less than the threshold
+``opening_below_threshold``  the initial meld (one_qualifying: its best set) is below the threshold
 ``opening_single_set`` the profile's initial meld is a single set
 ``opening_touched_table``    the initial meld used or changed table sets
 ``rearrange_forbidden``      the profile only allows adding to table sets
@@ -196,7 +196,7 @@ class _OpeningUnderJokers:
         """``spare(used)``: whether the played tiles left after the opening sets ``used`` still
         free the retrieved jokers and give their sets two rack tiles each (one played tile
         counts once: in an opening set or beside a retrieved joker, not both)."""
-        single = self.profile.initial_meld.sets == "single"
+        single = self.profile.initial_meld.sets != "any"
         melds = [m for j, m in enumerate(self.new_table) if j not in holding_table_jokers]
         value = _best_rack_only_value(self.profile, melds, self.played_counts, single, spare)
         if value < self.profile.initial_meld.threshold:
@@ -216,28 +216,34 @@ def _may_free_in_opening(profile: RuleProfile) -> bool:
 
 
 def _check_opening(profile, table, new_table, played_counts) -> int:
+    """The opening's value toward the threshold, or ``IllegalMove``. ``initial_meld.sets``:
+    ``any`` counts every rack-only new set; ``single`` asks for exactly one new set (000/001
+    read literally); ``one_qualifying`` for one rack-only set worth the threshold by itself,
+    beside which other rack-only sets may be laid (their points do not count)."""
     threshold = profile.initial_meld.threshold
-    single = profile.initial_meld.sets == "single"
+    single = profile.initial_meld.sets != "any"  # the value is one set's
     if not profile.initial_meld.may_touch_table:
         remaining = Counter(new_table)
         remaining.subtract(Counter(table))
         if any(v < 0 for v in remaining.values()):
             raise IllegalMove("opening_touched_table", "the initial meld may not use or change table sets")
         new_sets = list(remaining.elements())
-        if single and len(new_sets) != 1:
+        if profile.initial_meld.sets == "single" and len(new_sets) != 1:
             raise IllegalMove(
                 "opening_single_set",
                 f"the initial meld must be a single set, got {len(new_sets)}",
             )
-        value = sum(meld_opening_value(m, profile) for m in new_sets)
+        values = [meld_opening_value(m, profile) for m in new_sets]
+        value = max(values, default=0) if single else sum(values)
     else:
         value = _best_rack_only_value(profile, new_table, played_counts, single)
         if not profile.turn.rearrange and not _injective_containment(list(table), list(new_table)):
             raise IllegalMove("rearrange_forbidden", "this profile only allows adding tiles to table sets")
     if value < threshold:
+        counted = "its best rack-only set" if single else "rack-only sets"
         raise IllegalMove(
             "opening_below_threshold",
-            f"the initial meld is worth {value} from rack-only sets; it needs {threshold}",
+            f"the initial meld is worth {value} from {counted}; it needs {threshold}",
         )
     return value
 

@@ -217,7 +217,7 @@ from rummisim.solver.dp_decode import (
     split_host,
     type_arrays,
 )
-from rummisim.solver.opening import TooManyCores, best_single_set, opening_cores
+from rummisim.solver.opening import TooManyCores, best_single_set, new_set_hosts, opening_cores
 
 MAX_STATES = 1 << 21  # total states over all steps before the DP gives up (deterministic)
 HASH_BITS = 19  # one step holds at most half of 2**HASH_BITS states
@@ -1154,7 +1154,7 @@ def solve_dp_opening(
     rack = tuple(sorted(int(t) for t in rack))
     table = tuple(table)
     touch = profile.initial_meld.may_touch_table
-    single = profile.initial_meld.sets == "single"
+    single = profile.initial_meld.sets == "single"  # (one_qualifying: cores of one set each)
     if single and not touch:
         best = best_single_set(rack, profile, objective)
         if best is None:
@@ -1493,7 +1493,7 @@ def _settle(
     for found, virtual, forced, pinned in pending:
         if best is not None and found[0] <= best[0]:
             continue
-        if profile.jokers.reuse != "two_rack_tiles":
+        if profile.jokers.reuse == "any":
             meter.fail("hosts: reuse any")
             return None
         above = NO_BOUND if best is None else best[0] + 1
@@ -1534,6 +1534,7 @@ def _hosted(
     args = (rack, full_rack, table, profile, objective, virtual, forced)
     found = _host_sets_search(*args, floor, prune, placed, host_cap, meter, pinned)
     tracked = len(forced) == 1 or (TRACK_TWO_HOSTS and len(forced) == 2)
+    tracked = tracked and profile.jokers.reuse == "two_rack_tiles"  # (its host runs take table tiles)
     if found is not None or placed or pinned or meter.quick or not tracked:
         return found
     return _tracked_host(rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune)
@@ -1558,21 +1559,12 @@ def _host_sets_search(
     ts = profile.tileset
     table_counts, rack_counts, _ = _pools(rack, table, profile, objective, virtual, forced, placed)
     left = len(forced) - sum(freed_in(host, ts.joker) for host in placed)
-    if pinned:  # the hosts are sets of the tiles outside the pins, the pins kept as they are
-        table_counts = _outside_pins(table_counts, rack_counts, pinned, left, profile)
-        if table_counts is None:
-            meter.fail("hosts: pin may host")
+    if profile.jokers.reuse == "new_set":  # a set of one freed joker and rack tiles alone
+        hosts = _new_set_hosts(rack_counts, profile)
+    else:
+        hosts = _rack_item_hosts(table_counts, rack_counts, profile, left, host_cap, pinned, meter)
+        if hosts is _PIN_MAY_HOST:
             return None
-    hosts = freed_joker_hosts(table_counts, rack_counts, profile, limit=host_cap[0])
-    if hosts is not None:  # sets with more rack tiles first: good plays early raise the floor
-        hosts.sort(key=lambda host: -len(host[2]))
-    # a set may hold several of the freed jokers left (up to ``jokers.max_per_set``)
-    for shared_by in range(2, min(left, profile.jokers.max_per_set) + 1):
-        if hosts is None:
-            break
-        limit = host_cap[0] - len(hosts)
-        shared = freed_joker_hosts(table_counts, rack_counts, profile, freed=shared_by, limit=limit)
-        hosts = None if shared is None else hosts + shared
     if hosts is None or len(hosts) > host_cap[0]:
         host_cap[0] = -1  # past the limits: ``_solve_rack`` gives up at once
         meter.fail(_hosts_why(left))
@@ -1619,6 +1611,37 @@ def _host_sets_search(
         best = found
         floor = found[0] + 1
     return best
+
+
+_PIN_MAY_HOST: list[Host] = []  # ``_rack_item_hosts``: a pin could grow into a host (given up)
+
+
+def _new_set_hosts(rack_counts, profile: RuleProfile) -> list[Host]:
+    """``reuse: new_set``'s host sets (``opening.new_set_hosts``), those with more rack tiles first
+    (good plays early raise the floor)."""
+    return sorted(new_set_hosts(rack_counts, profile), key=lambda host: -len(host[2]))
+
+
+def _rack_item_hosts(table_counts, rack_counts, profile, left: int, host_cap, pinned, meter):
+    """``reuse: two_rack_tiles``'s host sets (``freed_joker_hosts``): sets holding one or more of
+    the ``left`` freed jokers (up to ``jokers.max_per_set``) beside two other rack items, those
+    with more rack tiles first; None past ``host_cap``; ``_PIN_MAY_HOST`` where a pin could grow
+    into a host (``_outside_pins``)."""
+    if pinned:  # the hosts are sets of the tiles outside the pins, the pins kept as they are
+        table_counts = _outside_pins(table_counts, rack_counts, pinned, left, profile)
+        if table_counts is None:
+            meter.fail("hosts: pin may host")
+            return _PIN_MAY_HOST
+    hosts = freed_joker_hosts(table_counts, rack_counts, profile, limit=host_cap[0])
+    if hosts is not None:
+        hosts.sort(key=lambda host: -len(host[2]))
+    for shared_by in range(2, min(left, profile.jokers.max_per_set) + 1):
+        if hosts is None:
+            break
+        limit = host_cap[0] - len(hosts)
+        shared = freed_joker_hosts(table_counts, rack_counts, profile, freed=shared_by, limit=limit)
+        hosts = None if shared is None else hosts + shared
+    return hosts
 
 
 def _hosts_why(freed: int) -> str:

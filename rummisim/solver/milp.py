@@ -20,9 +20,10 @@ checks (``moves.validate_move``):
   *frozen*: one superset of it must be on the new table; with no rearrangement
   (``rearrange=False`` or ``turn.rearrange: false``) every table set is frozen;
 - the initial meld: rack-only sets worth at least the threshold (one set if the
-  profile says so), and when the opening turn may touch the table those sets
-  plus a full rearrangement in the same move, which may also free locked table
-  jokers (as ``validate_move`` allows then: 004, 002).
+  profile says so; ``one_qualifying``: one of them worth it alone), and when the
+  opening turn may touch the table those sets plus a full rearrangement in the
+  same move, which may also free locked table jokers (as ``validate_move`` allows
+  then: 004, 002).
 
 Objective ``tiles``: rack tiles placed, ties broken by value; ``value``: the
 reverse. A placed rack joker is worth ``jokers.penalty`` points (what it would
@@ -251,10 +252,11 @@ def solve_milp(
     pats = set_patterns(profile)
     rack_counts = np.bincount(np.asarray(rack, dtype=np.int64), minlength=ts.n_codes)
     r, r_jokers = rack_counts[:n_codes], int(rack_counts[joker])
+    qualifying = profile.initial_meld.sets == "one_qualifying"
     single = profile.initial_meld.sets == "single"
     if initial and not profile.initial_meld.may_touch_table:
-        # one set: a long run counts as one, so every run pattern is a candidate
-        opening_pats = set_patterns(profile, whole_runs=True) if single else pats
+        # one set (or one worth the threshold): a long run counts as one, so every run pattern
+        opening_pats = set_patterns(profile, whole_runs=True) if single or qualifying else pats
         return _rack_only(opening_pats, profile, r, r_jokers, table, objective, units)
 
     table_counts = np.bincount(
@@ -371,8 +373,16 @@ def solve_milp(
         # the opening sets' joker slots hold rack jokers (``rack_joker_use``), never a table
         # joker: they are not slots a kept table joker may take (their own rows, unused)
         rack_only_slots: dict[int, dict[int, float]] = defaultdict(dict)
-        # one opening set: every window (a long run is one set); several: the short ones suffice
-        for faces in set_catalogue(profile).faces if single else _windows(profile):
+        threshold = profile.initial_meld.threshold
+        # one opening set: every window (a long run is one set); several: the short ones suffice.
+        # one_qualifying: every window as the qualifying set, each copy worth the threshold (the
+        # copies' values differ by one joker's at most, so their mean is what one copy reaches),
+        # beside the short windows as the other opening sets, whose value does not count
+        kinds = [(faces, single or qualifying) for faces in set_catalogue(profile).faces]
+        if not single:
+            kinds = [k for k in kinds if qualifying] + [(faces, False) for faces in _windows(profile)]
+        qualified: dict[int, float] = {}
+        for faces, counted in kinds:
             window = _add_window(
                 model, profile, faces, r, r_jokers, numbered_rows, joker_row, rack_only_slots
             )
@@ -380,23 +390,38 @@ def solve_milp(
                 continue
             window_cols.append(window)
             o_row[window.x] = 1
+            worth: dict[int, float] = {}
             for f, jv in zip(faces, window.jokers, strict=True):
                 value = ts.value_of(f)
-                value_row[window.x] = value_row.get(window.x, 0) + value
+                worth[window.x] = worth.get(window.x, 0) + value
                 rack_use[f][window.x] = rack_use[f].get(window.x, 0) + 1
                 if jv is not None:
                     rack_use[f][jv] = rack_use[f].get(jv, 0) - 1
                     rack_joker_use[jv] = 1
                     extra = profile.joker_opening_value(value) - value
                     if extra:
-                        value_row[jv] = extra
+                        worth[jv] = extra
+            if qualifying and counted:
+                qualified[window.x] = 1
+                model.add({**worth, window.x: worth[window.x] - threshold}, 0, np.inf)
+            elif counted or not qualifying:
+                for v, c in worth.items():
+                    value_row[v] = value_row.get(v, 0) + c
         if single:
             model.add(o_row, 1, 1)
-        model.add(value_row, profile.initial_meld.threshold, np.inf)
+        if qualifying:
+            model.add(qualified, 1, np.inf)
+        else:
+            model.add(value_row, threshold, np.inf)
 
-    # -- hosts for freed jokers (reuse: two_rack_tiles): explicit sets of any length
+    # -- hosts for freed jokers (reuse: two_rack_tiles, new_set): explicit sets of any length
     host_cols: list[_Host] = []
-    if free_vars and profile.jokers.reuse == "two_rack_tiles":
+    if free_vars and profile.jokers.reuse == "new_set":
+        host_cols = _add_new_sets(
+            model, profile, r, r_jokers, freeable, numbered_rows, joker_row, rack_use, rack_joker_use
+        )
+        model.add({**{h.freed: 1 for h in host_cols}, **{u: -1 for u in free_vars}}, 0, 0)
+    elif free_vars and profile.jokers.reuse == "two_rack_tiles":
         host_cols = _add_hosts(
             model, profile, avail, r, r_jokers, total_jokers, freeable, set(keep_face_rows),
             [(meld, z_row) for meld, z_row, keep_meld in superset_rows if keep_meld is not None],
@@ -468,7 +493,11 @@ def _rack_only(pats, profile, r, r_jokers, table, objective, units) -> MilpResul
         model.add(row, 0, float(r[face]))
     model.add(jrow, 0, r_jokers)
     model.add(o_row, 1, 1 if profile.initial_meld.sets == "single" else np.inf)
-    model.add(value_row, profile.initial_meld.threshold, np.inf)
+    if profile.initial_meld.sets == "one_qualifying":  # one set worth the threshold by itself
+        threshold = profile.initial_meld.threshold
+        model.add({v: 1 for v, value in value_row.items() if value >= threshold}, 1, np.inf)
+    else:
+        model.add(value_row, profile.initial_meld.threshold, np.inf)
     if profile.discard_pile:
         model.add({v: float(len(faces)) for v, faces, _ in columns}, 0, int(r.sum()) + r_jokers - 1)
     res = model.solve()
@@ -584,6 +613,64 @@ class _Host:
     freed: int  # freed table jokers in this copy
 
 
+def _ordered_copies(model, copies: int):
+    """0/1 variables for ``copies`` copies of one host set, ordered (``x1 <= x0``: no symmetric
+    solutions), yielded as they are made."""
+    previous = None
+    for _ in range(copies):
+        x = model.var(0, 1)
+        if previous is not None:
+            model.add({x: 1, previous: -1}, -np.inf, 0)
+        previous = x
+        yield x
+
+
+def _add_new_sets(
+    model, profile, r, r_jokers, freeable, numbered_rows, joker_row, rack_use, rack_joker_use
+) -> list[_Host]:
+    """Sets that hold freed table jokers under ``reuse: new_set`` (004: the freed joker makes
+    "nowy zestaw", a new set), one 0/1 copy each: exactly one freed table joker (``free = x``)
+    and rack tiles only, the numbered ones claimed from the rack per code (``x - j`` at each
+    face) and the other jokers from the rack (``sum j - x``). No kept table joker sits there,
+    so these are no slots of ``slot_rows``. Copies of one set are ordered (``x1 <= x0``), no
+    more of them than table jokers to free."""
+    hosts: list[_Host] = []
+    catalogue = set_catalogue(profile)
+    for faces in catalogue.faces:
+        per_copy = max_jokers_in_set(profile, len(faces))  # the freed joker and rack jokers
+        missing = sum(1 for f in faces if r[f] == 0)
+        if max(missing, 1) > min(per_copy, 1 + r_jokers):
+            continue
+        copies = min(freeable, min(int(r[f]) + 1 + r_jokers for f in faces))
+        for x in _ordered_copies(model, copies):
+            jokers = []
+            size_row = {x: float(per_copy)}
+            rack_jokers = {x: -1.0}  # the jokers less the freed one
+            for f in faces:
+                if r[f] == 0:
+                    j = x
+                else:
+                    j = model.var(0, 1)
+                    model.add({j: 1, x: -1}, -np.inf, 0)
+                    for rows in (numbered_rows, rack_use):
+                        rows[f][x] = rows[f].get(x, 0) + 1
+                        rows[f][j] = rows[f].get(j, 0) - 1
+                joker_row[j] = joker_row.get(j, 0) + 1
+                size_row[j] = size_row.get(j, 0) - 1.0
+                rack_jokers[j] = rack_jokers.get(j, 0) + 1.0
+                jokers.append(j)
+            model.add(size_row, 0, np.inf)
+            model.add(rack_jokers, 0, np.inf)  # the copy holds its freed joker
+            if r_jokers:
+                wj = model.var(0, max(0, per_copy - 1))
+                model.add({**rack_jokers, wj: -1.0}, 0, 0)
+                rack_joker_use[wj] = 1
+            else:
+                model.add(rack_jokers, 0, 0)
+            hosts.append(_Host(tuple(faces), x, tuple(jokers), x))
+    return hosts
+
+
 def _add_hosts(
     model, profile, avail, r, r_jokers, total_jokers, freeable, keep_faces, frozen,
     numbered_rows, joker_row, slot_rows, rack_use, rack_joker_use,
@@ -630,12 +717,7 @@ def _add_hosts(
             if missing + bare > per_copy:
                 continue
         copies = min(freeable, min(h + total_jokers for h in have), sum(have) // MIN_NUMBERED_TILES)
-        previous = None
-        for _ in range(copies):
-            x = model.var(0, 1)
-            if previous is not None:
-                model.add({x: 1, previous: -1}, -np.inf, 0)
-            previous = x
+        for x in _ordered_copies(model, copies):
             jokers, support, counted = [], {}, []
             joker_at, kept_at = {}, {}
             free = model.var(0, per_copy)  # freed table jokers in this copy

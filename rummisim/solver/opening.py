@@ -8,6 +8,9 @@ most ``jokers.max_per_set`` jokers and at least one numbered tile a set, runs of
 stand where the rack holds the tile: the joker's worth (its opening value, its rack penalty)
 differs from the tile's, so those sets are listed too.
 
+``new_set_hosts``: the sets a freed table joker may join under ``jokers.reuse: new_set`` (itself
+and rack tiles only), for ``dp``'s host search.
+
 ``best_single_set``: the initial meld that must be ONE set (``initial_meld.sets: single``, the
 table untouched) is the best of these sets worth the threshold under the objective (its rack
 tiles' gains, ``common.tile_gain``): exact, as the list holds every set the rack can form.
@@ -17,7 +20,9 @@ minimal (dropping any set falls below it), one per multiset of tiles. Listed by 
 search over the sets by value, highest first, each collection in that order: a collection is
 reported the moment its value reaches the threshold, and as the set just added is its least
 valuable one and the value before it was below the threshold, it is minimal. ``dp`` uses them
-for openings that may also rearrange the table (``solve_dp_opening``). Pure; no I/O.
+for openings that may also rearrange the table (``solve_dp_opening``). Under ``initial_meld.sets:
+one_qualifying`` a core is one set worth the threshold by itself (the other sets of the opening
+are then any play of the other tiles). Pure; no I/O.
 """
 
 from __future__ import annotations
@@ -87,6 +92,21 @@ def rack_only_sets(rack: tuple[int, ...], profile: RuleProfile) -> list[RackSet]
     return out
 
 
+def new_set_hosts(rack_counts, profile: RuleProfile) -> list[tuple[Meld, tuple[int, ...], tuple[int, ...]]]:
+    """Under ``jokers.reuse: new_set`` (004), every set one freed table joker can make with rack
+    tiles alone (rack jokers among them), as ``dp``'s host sets: (set, table tiles in it: none,
+    rack tiles in it). Complete: a legal play puts each freed joker in such a set."""
+    joker = profile.tileset.joker
+    rack = tuple(code for code, n in enumerate(rack_counts) for _ in range(int(n))) + (joker,)
+    hosts: dict[Meld, tuple[Meld, tuple[int, ...], tuple[int, ...]]] = {}
+    for s in rack_only_sets(rack, profile):
+        if joker in s.tiles:
+            rack_tiles = list(s.tiles)
+            rack_tiles.remove(joker)  # the freed one
+            hosts.setdefault(s.meld, (s.meld, (), tuple(rack_tiles)))
+    return list(hosts.values())
+
+
 def best_single_set(
     rack: tuple[int, ...], profile: RuleProfile, objective: str
 ) -> tuple[int, RackSet] | None:
@@ -115,6 +135,11 @@ def opening_cores(
     ``nodes`` search steps."""
     threshold = profile.initial_meld.threshold
     sets = sorted(rack_only_sets(rack, profile), key=lambda s: -s.value)
+    if profile.initial_meld.sets == "one_qualifying":  # one set worth the threshold alone
+        alone = {s.tiles: (s,) for s in sets if s.value >= threshold}
+        if len(alone) > limit:
+            raise TooManyCores
+        return list(alone.values())
     left: dict[int, int] = {}
     for t in rack:
         left[t] = left.get(t, 0) + 1
