@@ -19,6 +19,7 @@ import numpy as np
 
 from rummisim import gamelog
 from rummisim.bots import BOTS, BotError, split_bot_specs, validate_spec
+from rummisim.contract import QuitGame
 from rummisim.engine import GameRecord, RoundRecord, TurnLog, play_game
 from rummisim.experiment import ExperimentError
 from rummisim.melds import format_meld, format_table, parse_table, table_tiles
@@ -61,13 +62,20 @@ def _build_parser() -> argparse.ArgumentParser:
         "a bot installed under the rummisim.bots entry points, or package.module:ClassName; "
         "default: baseline in as many seats as the profile's players.max allows, at most 3)",
     )
+    play.add_argument(
+        "--human",
+        type=int,
+        metavar="SEAT",
+        help="play this seat yourself in the terminal ('help' at the prompt lists the commands); "
+        "--bots then names the other seats",
+    )
     play.add_argument("--seed", type=_seed_int, default=0, help="game seed (same seed, same game)")
     play.add_argument("--quiet", action="store_true", help="print only the final scores")
     play.add_argument(
         "--log",
         metavar="PATH",
         help="also write the game log there: one JSON event a line, hidden tiles included "
-        "(docs/game-log.md); check it with 'rummisim replay PATH'",
+        "(docs/game-log.md); check it with 'rummisim replay PATH', see it with 'rummisim view PATH'",
     )
 
     replay_cmd = sub.add_parser(
@@ -82,6 +90,17 @@ def _build_parser() -> argparse.ArgumentParser:
     replay_cmd.add_argument(
         "--seat", type=int, help="also print the game as this seat saw it (the others' tiles hidden)"
     )
+
+    view = sub.add_parser(
+        "view",
+        help="write a game log as one HTML page to step through",
+        description="Write a game log (rummisim play --log) as one self-contained HTML page: the "
+        "table, the racks, the pool and what each turn did, turn by turn (a slider, the arrow keys). "
+        "It needs no server and makes no network request. The log is checked first, as replay does.",
+    )
+    view.add_argument("log", help="the game log (JSON lines)")
+    view.add_argument("--seat", type=int, help="show the game as this seat saw it (the others' tiles hidden)")
+    view.add_argument("--out", metavar="PATH", help="the page to write (default: the log's name with .html)")
 
     solve_cmd = sub.add_parser(
         "solve",
@@ -185,20 +204,30 @@ def _version() -> str:
 
 def _cmd_play(args: argparse.Namespace) -> None:
     profile = load_profile(args.profile)
+    human = args.human is not None
     if args.bots is None:
-        args.bots = ",".join(["baseline"] * max(profile.players.min, min(3, profile.players.max)))
+        args.bots = ",".join(["baseline"] * (max(profile.players.min, min(3, profile.players.max)) - human))
     try:  # the grammar, names and parameters, with the registry's one-line errors
         bots = [validate_spec(text) for text in split_bot_specs(args.bots)]
     except BotError as exc:
         raise CliError(f"--bots: {exc}") from None
-    if not bots:
+    if not bots and not human:
         raise CliError("--bots: give at least two comma-separated bot names")
-    problem = profile.seat_count_problem(len(bots))
+    problem = profile.seat_count_problem(len(bots) + human)
     if problem:
-        raise CliError(f"--bots: {problem}, got {len(bots)}")
-    names = [b.label for b in bots]
+        raise CliError(f"--bots: {problem}, got {len(bots) + human} seats")
     _check_search_scope(profile, bots, "--bots")
-    log = _open_log(args.log, gamelog.header(profile, args.seed, [b.as_data() for b in bots], _version()))
+    seats: list = list(bots)
+    data = [b.as_data() for b in bots]
+    if human:
+        if not 0 <= args.human <= len(bots):
+            raise CliError(f"--human: expected a seat 0..{len(bots)}, got {args.human}")
+        from rummisim.human import HumanSeat
+
+        seats.insert(args.human, HumanSeat(profile, _read_line, _show_line))
+        data.insert(args.human, "human")
+    names = [gamelog.bot_label(entry) for entry in data]
+    log = _open_log(args.log, gamelog.header(profile, args.seed, data, _version()))
     print(f"profile {profile.name}, seed {args.seed}, seats: {', '.join(names)}", flush=True)
 
     def stream(event: TurnLog | RoundRecord) -> None:
@@ -215,15 +244,31 @@ def _cmd_play(args: argparse.Namespace) -> None:
         log.write(gamelog.dumps(gamelog.to_dict(event, profile.tileset)) + "\n")
 
     try:
-        record = play_game(profile, bots, args.seed, on_event=stream, events=None if log is None else write)
+        record = play_game(profile, seats, args.seed, on_event=stream, events=None if log is None else write)
     except BrokenPipeError:
         raise
+    except QuitGame:
+        print("game ended by the player" + (f"; the log so far is in {args.log}" if args.log else ""))
+        return
     except OSError as exc:  # the log could not be written
         raise CliError(_os_error(exc)) from None
     finally:
         if log is not None:
             log.close()
     print("\n".join(final_lines(record, profile)))
+    if args.log and not args.quiet:
+        print(f"log: {args.log} (check it: rummisim replay {args.log}; see it: rummisim view {args.log})")
+
+
+def _show_line(text: str) -> None:
+    """A line for the person at ``--human``'s seat; a prompt (ending in ``"> "``) stays open."""
+    print(text, end="" if text.endswith("> ") else "\n", flush=True)
+
+
+def _read_line() -> str | None:
+    """One line the person typed (``--human``), or None at the end of the input."""
+    line = sys.stdin.readline()
+    return line if line else None
 
 
 def _open_log(path: str | None, head: dict) -> TextIO | None:
@@ -239,12 +284,14 @@ def _open_log(path: str | None, head: dict) -> TextIO | None:
     return log
 
 
-def _cmd_replay(args: argparse.Namespace) -> int:
-    """Check a game log (``rummisim.replay``); its errors are ``FILE:LINE: what`` and exit 2."""
+def _checked_log(path: str, seat: int | None) -> tuple[ReplaySummary, list[dict]] | None:
+    """A game log read and checked by ``rummisim.replay``: its summary and records; None after
+    printing the first error as ``FILE:LINE: what`` (the caller exits 2). ``seat`` (``--seat``)
+    must be one of the game's."""
     from rummisim.replay import replay
 
     try:
-        data = Path(args.log).read_bytes()
+        data = Path(path).read_bytes()
     except OSError as exc:
         raise CliError(_os_error(exc)) from None
     kept: list[dict] = []
@@ -257,17 +304,49 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     try:
         summary = replay(records(), resolve=load_profile)
     except gamelog.LogError as exc:
-        print(f"{args.log}:{exc.line}: {exc.message}", file=sys.stderr)
+        print(f"{path}:{exc.line}: {exc.message}", file=sys.stderr)
+        return None
+    seats = len(summary.header.labels)
+    if seat is not None and not 0 <= seat < seats:
+        raise CliError(f"--seat: expected a seat 0..{seats - 1}, got {seat}")
+    return summary, kept
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    """Check a game log (``rummisim.replay``); its errors are ``FILE:LINE: what`` and exit 2."""
+    checked = _checked_log(args.log, args.seat)
+    if checked is None:
         return EXIT_USAGE
+    summary, kept = checked
     head = summary.header
     if args.seat is not None:
-        if not 0 <= args.seat < len(head.labels):
-            raise CliError(f"--seat: expected a seat 0..{len(head.labels) - 1}, got {args.seat}")
         seen = replace(head, view=args.seat)
         for line in gamelog.view_text(seen, (gamelog.view(r, args.seat) for r in kept[1:])):
             print(line)
         print()
     print("\n".join(replay_lines(args.log, summary)))
+    print(f"  see it turn by turn: rummisim view {args.log}")
+    return 0
+
+
+def _cmd_view(args: argparse.Namespace) -> int:
+    """A checked game log as one self-contained HTML page (``rummisim.viewer``)."""
+    from rummisim.viewer import frames, page
+
+    checked = _checked_log(args.log, args.seat)
+    if checked is None:
+        return EXIT_USAGE
+    summary, kept = checked
+    head = summary.header
+    if head.view is not None:
+        raise CliError(f"{args.log} is seat {head.view}'s view of a game; view the full log, with --seat")
+    out = Path(args.out) if args.out else Path(args.log).with_suffix(".html")
+    text = page(head, frames(head, kept[1:], args.seat), args.seat)
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"--out: {_os_error(exc)}") from None
+    print(f"{out}: {summary.rounds} round(s), {summary.turns} turns; open it in a browser")
     return 0
 
 
@@ -669,6 +748,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_tune(args)
         if args.command == "replay":
             return _cmd_replay(args)
+        if args.command == "view":
+            return _cmd_view(args)
         if args.command == "play":
             _cmd_play(args)
         elif args.command == "solve":

@@ -5,7 +5,8 @@ The engine and the bots both import this module and neither imports the other:
 - ``Phase``: the step of the turn a bot is asked in (``start``, ``after_draw``,
   ``discard``); a ``StrEnum``, so ``view.phase == "start"`` still reads true.
 - ``TurnView``: the seat's own rack and the public information.
-- The actions: ``Play``, ``Draw``, ``Pass``, ``Discard``, ``OutOfBudget``.
+- The actions: ``Play``, ``Draw``, ``Pass``, ``Discard``, ``OutOfBudget``; ``QuitGame``, raised
+  by a player that ends the game (a person who quits).
 - ``Player``: anything with ``act(view) -> Action``; ``BotFactory``: a callable
   ``(profile, rng) -> Player`` with a ``label``, which the engine calls with the
   seat's own generator (the engine spawns every seed).
@@ -74,6 +75,12 @@ class OutOfBudget:
 
 
 Action = Play | Draw | Pass | Discard | OutOfBudget
+
+
+class QuitGame(BaseException):  # noqa: N818 - not an error: a person ended the game
+    """A seat's player ends the game (a person at the table typed ``quit``: ``rummisim.human``).
+    A ``BaseException``, so the engine, which records a bot's exception as a fault and goes on,
+    lets it through to the caller."""
 
 
 # ----- what a bot sees -------------------------------------------------------------------
@@ -161,5 +168,6 @@ __all__ = [
     "Phase",
     "Play",
     "Player",
+    "QuitGame",
     "TurnView",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rummisim import load_profile, parse_table, parse_tiles
-from rummisim.contract import Discard, Draw, Pass, TurnView
+from rummisim.contract import Discard, Draw, Pass, Phase, TurnView
 from rummisim.profile import RuleProfile, profile_from_dict
 
 # A ``polish-40`` game table (4 jokers) whose kept jokers the DP's decoding cannot fit within
@@ -68,3 +68,23 @@ def tile_near_table(table, ts, rng) -> int:
     else:
         colour = int(rng.integers(ts.colours))
     return ts.code(colour, value)
+
+
+def turn_view(
+    profile, rack: str, table_text: str = "", *, opened: bool, phase=Phase.START, discard_top=None,
+    sizes=(14, 14), pool: int = 40, turn: int = 3,
+) -> TurnView:  # fmt: skip
+    """Seat 0's view of a hand-set position (the rack and table in notation)."""
+    return TurnView(
+        profile=profile,
+        seat=0,
+        phase=phase,
+        rack=tuple(sorted(tiles(rack, profile))),
+        table=table(table_text, profile) if table_text else (),
+        opened=opened,
+        opened_seats=(opened, True),
+        rack_sizes=sizes,
+        pool_size=pool,
+        discard_top=tiles(discard_top, profile)[0] if discard_top else None,
+        turn=turn,
+    )

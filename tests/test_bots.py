@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 import yaml
-from helpers import ScriptBot, table, tiles
+from helpers import ScriptBot, table, tiles, turn_view
 from joblib import Parallel, delayed
 
 import rummisim.bots.search as search_module
@@ -18,7 +18,7 @@ from rummisim import builtin_profiles, engine, load_profile
 from rummisim.api import play_game, play_round  # bot specs by name: the public calls
 from rummisim.bots import BOTS, Bot, BotError, build_lineup, make_bot, register, registry, validate_spec
 from rummisim.bots.candidates import discard_order
-from rummisim.contract import Discard, Draw, OutOfBudget, Pass, Phase, Play, TurnView
+from rummisim.contract import Discard, Draw, OutOfBudget, Pass, Phase, Play
 from rummisim.rules import validate_move
 from rummisim.solver import Solution
 from rummisim.stats import wilson_interval
@@ -313,18 +313,8 @@ def played_of(text: str, profile) -> str:
 
 
 def _view(profile, rack, table_text, *, opened, phase=Phase.START, discard_top=None, sizes=(14, 14)):
-    return TurnView(
-        profile=profile,
-        seat=0,
-        phase=phase,
-        rack=tuple(sorted(tiles(rack, profile))),
-        table=table(table_text, profile) if table_text else (),
-        opened=opened,
-        opened_seats=(opened, True),
-        rack_sizes=sizes,
-        pool_size=40,
-        discard_top=tiles(discard_top, profile)[0] if discard_top else None,
-        turn=3,
+    return turn_view(
+        profile, rack, table_text, opened=opened, phase=phase, discard_top=discard_top, sizes=sizes
     )
 
 

@@ -24,7 +24,7 @@ LAYERS = [
     {"api", "experiment", "stats", "replay"},  # replay: a game log checked against the rules
     {"store", "plots"},
     {"runner", "report"},
-    {"tune"},  # rummisim tune: Optuna studies over the runner's chunks
+    {"tune", "viewer", "human"},  # Optuna studies; a game log as a page; a person's seat
     {"cli"},
     {"__init__", "__main__"},
 ]
