@@ -27,7 +27,10 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-GAMES = {  # wrap runs (three seats), a discard pile over a match of rounds, four jokers over rounds
+GAMES = {  # every built-in profile: wrap runs (three seats), a discard pile over a match of rounds,
+    # four jokers over rounds, timeouts under a search budget, four seats
+    "standard": ("greedy,value,conservative,beginner", 1),
+    "guide-strict-joker": ("greedy,greedy", 4),
     "classic-wrap": ("greedy,baseline,greedy", 3),
     "ramino-discard": ("greedy,baseline", 5),
     "polish-40": ("greedy,baseline", 2),
