@@ -98,12 +98,14 @@ def new_set_hosts(rack_counts, profile: RuleProfile) -> list[tuple[Meld, tuple[i
     rack tiles in it). Complete: a legal play puts each freed joker in such a set."""
     joker = profile.tileset.joker
     rack = tuple(code for code, n in enumerate(rack_counts) for _ in range(int(n))) + (joker,)
-    hosts: dict[Meld, tuple[Meld, tuple[int, ...], tuple[int, ...]]] = {}
+    hosts: dict[tuple[int, ...], tuple[Meld, tuple[int, ...], tuple[int, ...]]] = {}
     for s in rack_only_sets(rack, profile):
         if joker in s.tiles:
             rack_tiles = list(s.tiles)
             rack_tiles.remove(joker)  # the freed one
-            hosts.setdefault(s.meld, (s.meld, (), tuple(rack_tiles)))
+            # one set per multiset of rack tiles: the rest of the play does not depend on where
+            # in its set the joker stands (R5 R6 J(R7) or J(R4) R5 R6 take the same tiles)
+            hosts.setdefault(tuple(rack_tiles), (s.meld, (), tuple(rack_tiles)))
     return list(hosts.values())
 
 
