@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NoReturn, TextIO
+from typing import TYPE_CHECKING, BinaryIO, Literal, NoReturn, TextIO
 
 import numpy as np
 
@@ -290,19 +290,18 @@ def _checked_log(path: str, seat: int | None) -> tuple[ReplaySummary, list[dict]
     must be one of the game's."""
     from rummisim.replay import replay
 
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise CliError(_os_error(exc)) from None
     kept: list[dict] = []
 
-    def records() -> Iterator[tuple[int, dict]]:
-        for number, record in gamelog.read_records(data.splitlines()):
+    def records(handle: BinaryIO) -> Iterator[tuple[int, dict]]:
+        for number, record in gamelog.read_records(gamelog.lines_of(handle.readline)):
             kept.append(record)
             yield number, record
 
     try:
-        summary = replay(records(), resolve=load_profile)
+        with open(path, "rb") as handle:
+            summary = replay(records(handle), resolve=load_profile)
+    except OSError as exc:
+        raise CliError(_os_error(exc)) from None
     except gamelog.LogError as exc:
         print(f"{path}:{exc.line}: {exc.message}", file=sys.stderr)
         return None

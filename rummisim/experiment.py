@@ -64,6 +64,7 @@ EXPERIMENT_DIR = package_configs("experiments")
 
 
 MAX_GAMES = 10_000_000  # games per cell
+MAX_CELLS = 10_000  # cells of one experiment (profiles x lineups x sweep values), checked before any is built
 MAX_LEAGUE_LINEUPS = 1_000  # subsets of a league's pool (each is a cell per profile)
 
 
@@ -285,6 +286,12 @@ def experiment_from_dict(
         for i, lineup in enumerate(lineups):
             _check_lineup(lineup, i, source)
     profile_keys, bot_keys = _split_sweep(spec.sweep, lineups, profiles, source)
+    size = len(profiles) * len(lineups) * math.prod(len(values) for values in spec.sweep.values())
+    if size > MAX_CELLS:  # counted before any cell is built
+        raise ExperimentError(
+            f"{source}: key 'sweep': {len(profiles)} profile(s) x {len(lineups)} lineup(s) x the sweep's "
+            f"values is {size:,} cells, over the limit of {MAX_CELLS:,}; sweep fewer values"
+        )
 
     cells: list[Cell] = []
     seen: set[str] = set()

@@ -22,6 +22,7 @@ checks a log against the rules.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from rummisim.rules.jokers import assign_jokers
 from rummisim.rules.sets import Meld, is_valid_meld_parts, make_meld
 from rummisim.schema import EndReason
 from rummisim.tiles import TileError, TileSet, format_tiles, split_joker_token
+from rummisim.validation import excerpt
 
 FORMAT = "rummisim-game-log"
 VERSION = 1
@@ -144,8 +146,10 @@ def read_header(record: Mapping[str, Any], resolve: Callable[[str], RuleProfile]
             "(the rules differ from the ones the game was played under)",
         )
     seed = record.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
-        raise LogError(None, f"header: 'seed' must be a non-negative integer or null, got {seed!r}")
+    if seed is not None and (not _is_int(seed) or seed < 0):
+        raise LogError(
+            None, f"header: 'seed' must be an integer 0 <= seed < 2**63 or null, got {excerpt(seed)}"
+        )
     bots = _key(record, "bots", "header")
     if not isinstance(bots, list) or not all(isinstance(b, str | Mapping) for b in bots):
         raise LogError(None, "header: 'bots' must be a list with one name (or {name, params}) per seat")
@@ -263,10 +267,17 @@ def _key(record: Mapping[str, Any], key: str, what: str) -> Any:
     return record[key]
 
 
+MAX_INT = 2**63  # integers in a log (rounds, turns, seats, scores) stay within |n| < 2**63
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and -MAX_INT < value < MAX_INT
+
+
 def _int(record: Mapping[str, Any], key: str, what: str, default: int | None = None) -> int:
     value = record.get(key, default) if default is not None else _key(record, key, what)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise LogError(None, f"{what}: {key!r} must be an integer, got {value!r}")
+    if not _is_int(value):
+        raise LogError(None, f"{what}: {key!r} must be an integer below 2**63, got {excerpt(value)}")
     return value
 
 
@@ -286,8 +297,8 @@ def _str(record: Mapping[str, Any], key: str, what: str, default: str | None = N
 
 def _ints(record: Mapping[str, Any], key: str, what: str) -> tuple[int, ...]:
     value = _key(record, key, what)
-    if not isinstance(value, list) or any(not isinstance(v, int) or isinstance(v, bool) for v in value):
-        raise LogError(None, f"{what}: {key!r} must be a list of integers, got {value!r}")
+    if not isinstance(value, list) or not all(_is_int(v) for v in value):
+        raise LogError(None, f"{what}: {key!r} must be a list of integers below 2**63, got {excerpt(value)}")
     return tuple(value)
 
 
@@ -474,6 +485,21 @@ def from_dict(record: Mapping[str, Any], profile: RuleProfile) -> ev.Event:
 # ----- lines to records --------------------------------------------------------------------------
 
 
+MAX_LINE_BYTES = 1 << 20  # one record a line: a few KB at most; a longer line is refused
+
+
+def lines_of(read: Callable[[int], bytes]) -> Iterator[bytes]:
+    """The lines of a log from ``read`` (a binary file's ``readline``), none over
+    ``MAX_LINE_BYTES``: an endless line (``/dev/zero``) is refused, not read to the end."""
+    for number in itertools.count(1):
+        line = read(MAX_LINE_BYTES + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE_BYTES:
+            raise LogError(number, f"line longer than {MAX_LINE_BYTES} bytes (a record is a few KB)")
+        yield line
+
+
 def read_records(lines: Iterable[str | bytes]) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(line number, record)`` for each non-blank line, lazily; ``LogError`` at the first line
     that is not one JSON object with a known ``type`` (a half-written last line is one)."""
@@ -491,6 +517,8 @@ def read_records(lines: Iterable[str | bytes]) -> Iterator[tuple[int, dict[str, 
             raise LogError(number, f"not a complete JSON object (a truncated file?): {exc.msg}") from None
         except RecursionError:
             raise LogError(number, "JSON nested too deeply") from None
+        except ValueError:  # an integer past Python's digit limit for text
+            raise LogError(number, "a number with too many digits (integers stay below 2**63)") from None
         if not isinstance(record, dict):
             raise LogError(number, f"expected a JSON object with a 'type', got {type(record).__name__}")
         kind = record.get("type")

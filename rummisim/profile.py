@@ -35,6 +35,7 @@ from __future__ import annotations
 import codecs
 import hashlib
 import json
+import stat
 from collections.abc import Mapping
 from functools import cached_property
 from importlib import resources
@@ -307,6 +308,16 @@ def read_yaml(path: Path, error: type[ValueError] = ValueError) -> Any:
     nesting, alias expansion or integers past their bounds, and undecodable bytes raise ``error``
     with one short line naming the file (and the line, where there is one)."""
     try:
+        mode = path.stat().st_mode
+        if not stat.S_ISREG(mode):  # a FIFO or a device would block or never end
+            kind = (
+                "a folder"
+                if stat.S_ISDIR(mode)
+                else "a FIFO"
+                if stat.S_ISFIFO(mode)
+                else "not a regular file"
+            )
+            raise error(f"{path}: cannot read file ({kind}; expected a YAML file)")
         with path.open("rb") as handle:
             raw = handle.read(MAX_YAML_BYTES + 1)
     except OSError as exc:

@@ -146,3 +146,54 @@ def test_solver_bots_on_a_tile_set_beyond_the_fast_search_are_refused_with_the_w
     _check_search_scope(load_profile("standard"), ["greedy"], "--bots")
     with pytest.raises(CliError):
         _check_search_scope(profile, ["value", "greedy"], "--bots")
+
+
+# ----- bounded work before anything runs -----------------------------------------------------------
+
+
+def test_a_sweep_too_big_is_refused_before_it_is_built():
+    """10^6 cells is counted, not expanded: refused at once, naming the limit."""
+    import time
+
+    from rummisim.experiment import MAX_CELLS
+
+    spec = {
+        "name": "huge",
+        "seed": 1,
+        "games": 1,
+        "profiles": ["standard"],
+        "lineups": [["greedy", "greedy"]],
+        "sweep": {"initial_meld.threshold": list(range(1000)), "rack_size": list(range(1000))},
+    }
+    started = time.perf_counter()
+    with pytest.raises(ExperimentError) as info:
+        experiment_from_dict(spec)
+    assert time.perf_counter() - started < 5  # (bounded: nothing is built; generous for a slow machine)
+    message = str(info.value)
+    assert "1,000,000 cells" in message and f"{MAX_CELLS:,}" in message and "\n" not in message
+
+
+def test_replay_refuses_an_endless_line_and_huge_numbers(tmp_path, capsys):
+    err = one_line_error(capsys, ["replay", "/dev/zero"])
+    assert "line longer than" in err
+    header = '{"type":"header","format":"rummisim-game-log","version":1,"profile":"standard","seed":%s,"bots":["a","b"]}'
+    digits = tmp_path / "digits.jsonl"
+    digits.write_text(header % ("9" * 5000) + "\n")
+    assert "too many digits" in one_line_error(capsys, ["replay", str(digits)])
+    big = tmp_path / "big.jsonl"
+    big.write_text(header % (2**70) + "\n")
+    assert "2**63" in one_line_error(capsys, ["replay", str(big)])
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="needs FIFOs")
+def test_a_profile_that_extends_a_fifo_is_refused(tmp_path, capsys):
+    import os
+
+    fifo = tmp_path / "base.yaml"
+    os.mkfifo(fifo)
+    child = tmp_path / "child.yaml"
+    child.write_text(f"name: child\nextends: {fifo}\n")
+    err = one_line_error(capsys, ["profiles", "validate", str(child)])
+    assert "a FIFO" in err and "base.yaml" in err
+    assert "a FIFO" in one_line_error(capsys, ["play", "--profile", str(fifo)])
+    assert "a folder" in one_line_error(capsys, ["play", "--profile", str(tmp_path)])

@@ -527,3 +527,58 @@ def test_a_damaged_results_folder_is_one_line_or_resumes_to_the_same_tables(
     assert leftovers(finished) == [], what
     for profile in (reference / "profiles").iterdir():  # a damaged replay profile is rewritten
         assert (finished / "profiles" / profile.name).read_bytes() == profile.read_bytes(), what
+
+
+def _children(pid: int) -> list[int]:
+    """The live (not zombie) child processes of ``pid``, from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":\t", 1) for line in status.splitlines() if ":\t" in line)
+        if fields.get("PPid", "").strip() == str(pid) and not fields.get("State", "").startswith("Z"):
+            found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return not (Path("/proc") / str(pid) / "status").read_text().split("State:\t", 1)[1].startswith("Z")
+    except (OSError, IndexError):
+        return False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the process table in /proc")
+def test_killing_the_run_leaves_no_worker_alive(tmp_path):
+    """SIGKILL on the main ``rummisim run`` (which cannot stop its loky workers then): each worker
+    sees it is orphaned and exits within a second or two instead of playing on."""
+    import signal
+    import subprocess
+    import time
+
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "rummisim", "run", "variants", "--jobs", "2", "--out", str(out), "--quiet"]
+    main_process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        workers: list[int] = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (out / "chunks").exists():
+            time.sleep(0.2)
+        while time.monotonic() < deadline and len(workers) < 2:
+            workers = _children(main_process.pid)
+            time.sleep(0.2)
+        assert workers, "the run started no worker"
+        main_process.send_signal(signal.SIGKILL)
+        main_process.wait()
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and any(_alive(w) for w in workers):
+            time.sleep(0.2)
+        assert not [w for w in workers if _alive(w)]
+    finally:
+        if main_process.poll() is None:
+            main_process.kill()

@@ -5,6 +5,10 @@ which backend played them."""
 from __future__ import annotations
 
 import contextlib
+import functools
+import os
+import threading
+import time
 from collections.abc import Iterator
 
 from rummisim.experiment import ExperimentError
@@ -59,3 +63,20 @@ def worker_died() -> tuple[type[BaseException], ...]:
     except ImportError:  # pragma: no cover - joblib without its vendored loky
         return ()
     return (TerminatedWorkerError,)
+
+
+ORPHAN_POLL_SECONDS = 0.5
+
+
+@functools.cache
+def exit_when_orphaned(parent: int) -> None:
+    """In a worker process (once per process): a daemon thread that ends the process as soon as
+    ``parent``, the run's main process, is gone (killed with SIGKILL it cannot stop its loky
+    workers itself; they are then re-parented, and would play on for nothing)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(ORPHAN_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="rummisim-orphan-watch", daemon=True).start()

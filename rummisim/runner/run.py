@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -195,7 +196,11 @@ def run_experiment(
 
                     assert parallel is not None  # entered above when there is work to do
                     registered = registered_bots(experiment)
-                    work = parallel(delayed(_play_chunk_named)(chunk, schema, registered) for chunk in todo)
+                    # loky workers are this process's children: each leaves when it is orphaned
+                    parent = os.getpid() if backend == "loky" else None
+                    work = parallel(
+                        delayed(_play_chunk_named)(chunk, schema, registered, parent) for chunk in todo
+                    )
                     by_name = {c.name: c for c in todo}
                     for name, tables in work:
                         chunk = by_name[name]
@@ -275,7 +280,11 @@ def turns_setting(out: Path, experiment: Experiment, turns: bool | None, previou
     )
 
 
-def _play_chunk_named(chunk: Chunk, schema, registered: dict[str, type]) -> tuple[str, dict[str, Any]]:
+def _play_chunk_named(
+    chunk: Chunk, schema, registered: dict[str, type], parent: int | None
+) -> tuple[str, dict[str, Any]]:
+    if parent is not None and os.getpid() != parent:
+        backends.exit_when_orphaned(parent)
     return chunk.name, play_registered(chunk, schema, registered)
 
 
