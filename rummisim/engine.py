@@ -46,13 +46,16 @@ returned as data.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from rummisim import events as ev
 from rummisim.contract import (
+    Action,
     BotFactory,
     Discard,
     Draw,
@@ -69,28 +72,56 @@ from rummisim.referee import legal_play
 from rummisim.round_end import pool_empty_winner, pool_round_over
 from rummisim.rules import IllegalMove, validate_move
 from rummisim.schema import EndReason
+from rummisim.validation import excerpt
 
 Seat = Player | BotFactory  # a built bot, or a factory the engine calls with the seat's generator
 
 
-def _well_formed(play: Play, n_codes: int) -> bool:
-    """Whether a bot's play is made of tile codes of the tile set (``0..n_codes - 1``) and sets
-    of them, the only moves ``validate_move`` and the turn log describe. (Runs for every play:
-    the codes are gathered once and checked by type and by their least and greatest.)"""
-    played, table = play.played, play.table
+def _own_action(action: Any, n_codes: int) -> Action | str:
+    """A bot's action copied into the engine's own types, each field read once (a ``Play``
+    subclass whose ``played`` changes between reads cannot show the rules one move and the
+    table another), or why it cannot be: a play must be made of tile codes of the tile set
+    (``0..n_codes - 1``) in sets, the only moves ``validate_move`` and the turn log describe."""
+    if isinstance(action, Play):
+        return _own_play(action.played, action.table, n_codes)
+    if isinstance(action, OutOfBudget):
+        best = action.best
+        if best is None:
+            return OutOfBudget()
+        if not isinstance(best, Play):
+            return f"OutOfBudget.best must be a Play or None, got {type(best).__name__}"
+        own = _own_play(best.played, best.table, n_codes)
+        return own if isinstance(own, str) else OutOfBudget(own)
+    if isinstance(action, Draw):
+        source = action.source
+        return Draw(source) if isinstance(source, str) else f"a draw source is a string, got {source!r}"
+    if isinstance(action, Discard):
+        tile = action.tile
+        if not isinstance(tile, (int, np.integer)) or isinstance(tile, bool):
+            return f"a discard is one tile code, got {tile!r}"
+        return Discard(int(tile))
+    return Pass()  # (the caller checked the kind)
+
+
+def _own_play(played: Any, table: Any, n_codes: int) -> Play | str:
+    bad = f"a play of tile codes outside the tile set (0..{n_codes - 1})"
     if not isinstance(played, (tuple, list)) or not isinstance(table, (tuple, list)):
-        return False
-    codes = list(played)
+        return bad
+    melds = []
     for meld in table:
-        if not (isinstance(meld, Meld) and isinstance(meld.tiles, (tuple, list))):
-            return False
-        if not isinstance(meld.faces, (tuple, list)):
-            return False
-        codes += meld.tiles
-        codes += meld.faces
-    if not set(map(type, codes)) <= {int} and not all(isinstance(c, (int, np.integer)) for c in codes):
-        return False
-    return not codes or (min(codes) >= 0 and max(codes) < n_codes)
+        if not isinstance(meld, Meld):
+            return bad
+        tiles, faces = meld.tiles, meld.faces
+        if not isinstance(tiles, (tuple, list)) or not isinstance(faces, (tuple, list)):
+            return bad
+        melds.append((tuple(tiles), tuple(faces)))
+    codes = list(played) + [c for tiles, faces in melds for c in (*tiles, *faces)]
+    if not all(isinstance(c, (int, np.integer)) and not isinstance(c, bool) for c in codes):
+        return bad
+    if codes and not (min(codes) >= 0 and max(codes) < n_codes):
+        return bad
+    own_table = tuple(Meld(tuple(map(int, tiles)), tuple(map(int, faces))) for tiles, faces in melds)
+    return Play(own_table, tuple(int(c) for c in played))
 
 
 MOVELESS_FAULTS = frozenset({"bot_error", "wrong_action", "must_play"})
@@ -243,6 +274,14 @@ def game_streams(
     return deal_seed, seat_seed, bot_seeds
 
 
+def bot_stream(spawned: np.random.SeedSequence) -> np.random.SeedSequence:
+    """A seat's bot stream, one way from its spawned ``SeedSequence``: a SHA-256 of that
+    sequence's state seeds a fresh one, so ``rng.bit_generator.seed_seq`` (entropy, spawn key)
+    tells a bot nothing about the game's seed, the deals or the other seats' streams."""
+    digest = hashlib.sha256(spawned.generate_state(8).tobytes()).digest()
+    return np.random.SeedSequence(int.from_bytes(digest, "big"))
+
+
 def round_deals(
     profile: RuleProfile, n_players: int, deal_seed: np.random.SeedSequence, seat_seed: np.random.SeedSequence
 ) -> Iterator[tuple[int, RoundState]]:
@@ -274,11 +313,22 @@ def dealt(round_index: int, first: int, state: RoundState) -> ev.Dealt:
 
 class _Round:
     def __init__(
-        self, profile, bots, names, state, first, round_index, observer, log, strict, on_event=None, emit=None
+        self,
+        profile,
+        seats: Seats,
+        state,
+        first,
+        round_index,
+        observer,
+        log,
+        strict,
+        on_event=None,
+        emit=None,
     ):
         self.profile = profile
-        self.bots = bots
-        self.names = names
+        self.bots = seats.bots
+        self.names = seats.names
+        self.shown = seats.shown
         self.state = state
         self.first = first
         self.round_index = round_index
@@ -293,13 +343,15 @@ class _Round:
 
     # -- helpers --
     def view(self, seat: int, phase: Phase) -> TurnView:
+        """What the seat's bot is shown: its own copy of the rules (``seat_bots``) and a copy of
+        the table, so that even ``object.__setattr__`` on them cannot reach the engine's."""
         s = self.state
         return TurnView.of(
-            self.profile,
+            self.shown[seat],
             seat,
             phase,
             racks=s.racks,
-            table=s.table,
+            table=tuple(Meld(m.tiles, m.faces) for m in s.table),
             opened=s.opened,
             pool_size=len(s.pool),
             discard=s.discard,
@@ -327,13 +379,13 @@ class _Round:
             return None
         if not isinstance(action, allowed):
             kinds = "/".join(a.__name__ for a in allowed)
-            self.fault(seat, "wrong_action", f"in phase {phase} expected {kinds}, got {action!r}")
+            self.fault(seat, "wrong_action", f"in phase {phase} expected {kinds}, got {excerpt(action)}")
             return None
-        for play in (action, getattr(action, "best", None)):
-            if isinstance(play, Play) and not _well_formed(play, self.profile.tileset.n_codes):
-                self.fault(seat, "wrong_action", f"a play of tile codes outside the tile set: {play!r}")
-                return None
-        return action
+        own = _own_action(action, self.profile.tileset.n_codes)
+        if isinstance(own, str):
+            self.fault(seat, "wrong_action", f"{own}: {excerpt(action)}")
+            return None
+        return own
 
     def draw(self, seat: int, count: int) -> int:
         s = self.state
@@ -607,27 +659,39 @@ def score_round(
 # ----- a match -----------------------------------------------------------------------------------
 
 
-def seat_bots(profile: RuleProfile, bots: Sequence[Seat], bot_seeds) -> tuple[list[Player], list[str]]:
-    """The seats' bots and names: a built bot plays as it is (named by its ``name``), a
-    factory is called with the profile and a generator from the seat's own seed (named by
-    its ``label``). Bot specs (``"greedy"``) are built by ``rummisim.bots.build_lineup`` or
-    the public ``rummisim.play_game``, not here: the engine knows no bot by name."""
+@dataclass(frozen=True)
+class Seats:
+    """The seats' bots, their names, and each seat's own copy of the rules (what its bot is
+    built with and shown in every view: a bot that changes its copy, even with
+    ``object.__setattr__``, changes no other seat's and not the engine's)."""
+
+    bots: list[Player]
+    names: list[str]
+    shown: list[RuleProfile]
+
+
+def seat_bots(profile: RuleProfile, bots: Sequence[Seat], bot_seeds) -> Seats:
+    """The seats: a built bot plays as it is (named by its ``name``), a factory is called with
+    the seat's copy of the profile and a generator from the seat's own seed (named by its
+    ``label``). Bot specs (``"greedy"``) are built by ``rummisim.bots.build_lineup`` or the
+    public ``rummisim.play_game``, not here: the engine knows no bot by name."""
     built: list[Player] = []
     names: list[str] = []
+    shown = [profile.model_copy(deep=True) for _ in bots]
     for seat, (entry, bot_seed) in enumerate(zip(bots, bot_seeds, strict=True)):
-        rng = np.random.default_rng(bot_seed)
+        rng = np.random.default_rng(bot_stream(bot_seed))
         if isinstance(entry, Player):  # anything with an act method
             built.append(entry)
             names.append(getattr(entry, "name", type(entry).__name__))
         elif callable(entry) and hasattr(entry, "label"):
-            built.append(entry(profile, rng))
+            built.append(entry(shown[seat], rng))
             names.append(entry.label)
         else:
             raise TypeError(
                 f"seat {seat}: {entry!r} is neither a bot (an act(view) method) nor a bot factory; "
                 "build bot specs with rummisim.bots.build_lineup, or call rummisim.play_game"
             )
-    return built, names
+    return Seats(built, names, shown)
 
 
 def play_game(
@@ -663,7 +727,7 @@ def play_game(
         raise ValueError(f"{problem}, got {n} bots")
     deal_seed, seat_seed, bot_seeds = game_streams(seed, n)
     deals = round_deals(profile, n, deal_seed, seat_seed)
-    built, names = seat_bots(profile, bots, bot_seeds)
+    seats = seat_bots(profile, bots, bot_seeds)
 
     rounds: list[RoundRecord] = []
     logs: list[TurnLog] = []
@@ -673,9 +737,7 @@ def play_game(
     while True:
         index = len(rounds)
         first, state = next(deals)
-        game_round = _Round(
-            profile, built, names, state, first, index, observer, log, strict, on_event, events
-        )
+        game_round = _Round(profile, seats, state, first, index, observer, log, strict, on_event, events)
         record, round_log = game_round.play()
         if on_event is not None:
             on_event(record)
@@ -692,7 +754,7 @@ def play_game(
     return GameRecord(
         seed=seed if isinstance(seed, int) else None,
         profile=profile.name,
-        bots=tuple(names),
+        bots=tuple(seats.names),
         rounds=tuple(rounds),
         scores=tuple(totals),
         winner=winner,
@@ -769,13 +831,11 @@ def play_round(
     ``pool`` is listed in draw order (``pool[0]`` is drawn first); ``discard`` lists
     the discard pile bottom to top. Bot factories get generators from ``seed``.
     """
-    built, names = seat_bots(profile, bots, np.random.SeedSequence(seed).spawn(len(bots)))
+    seats = seat_bots(profile, bots, np.random.SeedSequence(seed).spawn(len(bots)))
     state = RoundState(profile, list(reversed(pool)), [sorted(r) for r in racks])
     state.discard = list(discard)
     state.table = tuple(table)
     if opened is not None:
         state.opened = list(opened)
-    record, logs = _Round(
-        profile, built, names, state, first_player, 0, observer, log, strict, emit=events
-    ).play()
+    record, logs = _Round(profile, seats, state, first_player, 0, observer, log, strict, emit=events).play()
     return record, tuple(logs)

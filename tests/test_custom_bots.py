@@ -18,14 +18,18 @@ import pickle
 import subprocess
 import sys
 import textwrap
+from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rummisim import experiment_from_dict, load_results, play_game
 from rummisim.bots import BotError, loading, resolve_bot, validate_spec
 from rummisim.cli import main
+from rummisim.contract import Play
 from rummisim.experiment import ExperimentError
+from rummisim.melds import Meld
 from rummisim.rules import IllegalMove
 from rummisim.store import custom_bots
 
@@ -337,6 +341,24 @@ def test_a_module_that_fails_to_import_is_one_line(tmp_path, monkeypatch, capsys
     )
 
 
+def test_a_module_that_exits_at_import_is_one_line_not_a_silent_exit(tmp_path, monkeypatch, capsys):
+    (tmp_path / "rs_fixture_exit_bots.py").write_text("import sys\nsys.exit(0)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    err = one_line_error(capsys, ["play", "--bots", "rs_fixture_exit_bots:Bot,greedy"])
+    assert "module 'rs_fixture_exit_bots' called sys.exit(0) while it was imported" in err
+
+
+def test_a_bot_constructor_that_raises_is_one_line_in_play(tmp_path, monkeypatch, capsys):
+    (tmp_path / "rs_fixture_ctor_bots.py").write_text(
+        "from rummisim.bots import Bot\n\n\nclass Fussy(Bot):\n"
+        "    def __init__(self, profile, rng, params):\n        raise ValueError('no table for me')\n\n"
+        "    def act(self, view):\n        raise AssertionError\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    err = one_line_error(capsys, ["play", "--bots", "rs_fixture_ctor_bots:Fussy,greedy"])
+    assert "its constructor raised ValueError: no table for me" in err
+
+
 # ----- faults ----------------------------------------------------------------------------------
 
 
@@ -346,8 +368,8 @@ def test_a_module_that_fails_to_import_is_one_line(tmp_path, monkeypatch, capsys
         ("Raiser", "bot_error", "RuntimeError: boom from a custom bot"),
         ("Cheater", None, ""),
         ("WrongAction", "wrong_action", "expected Play/Draw/Pass/OutOfBudget, got 'draw'"),
-        ("BadCode", "wrong_action", "a play of tile codes outside the tile set: Play("),
-        ("BadSet", "wrong_action", "a play of tile codes outside the tile set: Play("),
+        ("BadCode", "wrong_action", "a play of tile codes outside the tile set (0..52): Play("),
+        ("BadSet", "wrong_action", "a play of tile codes outside the tile set (0..52): Play("),
     ],
 )
 def test_a_custom_bot_that_raises_or_cheats_is_recorded_as_a_fault(plugins, standard, cls, rule, message):
@@ -481,3 +503,129 @@ def test_a_bot_registered_in_the_session_plays_in_worker_processes(tmp_path):
     drawer = seats[seats["bot"] == "session_drawer"]
     assert len(drawer) == len(games)  # one seat a game
     assert drawer["won"].sum() == 0 and (drawer["tiles_left"] >= 14).all()  # it never plays
+
+
+# ----- what a bot returns or touches cannot change the game behind the engine's back -------------
+
+
+class _ShiftyPlay(Play):
+    """A play whose ``played`` changes after its first read: first a legal play, then every tile
+    of the rack (a bot hoping the engine checks one move and applies another)."""
+
+    def __init__(self, honest: Play, rack: tuple[int, ...]):
+        object.__setattr__(self, "reads", 0)
+        object.__setattr__(self, "_honest", honest)
+        object.__setattr__(self, "_rack", rack)
+
+    def __getattribute__(self, name):
+        if name == "played":
+            reads = object.__getattribute__(self, "reads")
+            object.__setattr__(self, "reads", reads + 1)
+            honest = object.__getattribute__(self, "_honest")
+            return honest.played if reads == 0 else object.__getattribute__(self, "_rack")
+        if name == "table":
+            return object.__getattribute__(self, "_honest").table
+        return object.__getattribute__(self, name)
+
+
+class _Tamperer:
+    """Plays honestly (greedy), then tries to change what it was shown (the table's sets, its
+    profile's joker penalty and threshold) and returns a play whose ``played`` shifts between
+    reads."""
+
+    name = "tamperer"
+
+    def __init__(self, profile, rng):
+        from rummisim.bots import make_bot
+
+        self.inner = make_bot("greedy", profile, rng)
+        self.profile = profile
+
+    def act(self, view):
+        action = self.inner.act(view)
+        if isinstance(action, Play):  # (its own answer kept apart from what it then empties)
+            action = Play(tuple(Meld(m.tiles, m.faces) for m in action.table), action.played)
+        for meld in view.table:  # (after its search: what it was shown, emptied)
+            object.__setattr__(meld, "tiles", ())
+            object.__setattr__(meld, "faces", ())
+        object.__setattr__(view.profile.jokers, "penalty", 0)
+        object.__setattr__(view.profile.initial_meld, "threshold", 0)
+        if isinstance(action, Play):
+            return _ShiftyPlay(action, tuple(view.rack))
+        return action
+
+
+def _tamperer_factory():
+    def build(profile, rng):
+        return _Tamperer(profile, rng)
+
+    build.label = "tamperer"  # type: ignore[attr-defined]
+    return build
+
+
+def test_what_a_bot_touches_or_returns_cannot_change_the_game(standard):
+    """The engine reads a play once into its own types (the shifting ``played`` cannot dump the
+    rack), shows each bot a copy of the table (``object.__setattr__`` on a shown set changes
+    nothing on the engine's table) and its own copy of the rules (a bot that zeroes the joker
+    penalty or the threshold in its copy changes neither the scoring nor another seat's rules)."""
+    full = Counter(standard.tileset.all_tiles())
+    seen_profiles = []
+
+    def observe(state, seat):
+        assert Counter(state.all_tiles()) == full
+        assert all(len(m.tiles) >= 3 for m in state.table)
+
+    class Watcher:
+        name = "watcher"
+
+        def __init__(self, inner):
+            self.inner = inner
+
+        def act(self, view):
+            seen_profiles.append((view.profile.jokers.penalty, view.profile.initial_meld.threshold))
+            return self.inner.act(view)
+
+    from rummisim.bots import make_bot
+
+    for seed in range(3):
+        watcher = Watcher(make_bot("greedy", standard, np.random.default_rng(seed)))
+        record = play_game(standard, [_tamperer_factory(), watcher, "greedy"], seed, observer=observe)
+        # its plays were applied as read once; the only faults are its own openings below 30,
+        # searched under the threshold it zeroed in its own copy: the engine's rules held
+        assert {(f.seat, f.rule) for f in record.faults} <= {(0, "opening_below_threshold")}
+    assert seen_profiles and set(seen_profiles) == {(30, 30)}
+    assert standard.jokers.penalty == 30 and standard.initial_meld.threshold == 30
+
+
+def test_a_bots_generator_tells_nothing_about_the_deal(standard):
+    """A bot once re-dealt the whole game from ``self.rng.bit_generator.seed_seq`` (the game's
+    entropy and its spawn key). Its stream is now derived one way: no spawn key, no entropy of
+    the game's, and the streams rebuilt from what it holds deal other racks."""
+    from rummisim.engine import game_streams, round_deals
+
+    seen = []
+
+    class Spy:
+        name = "spy"
+
+        def __init__(self, profile, rng):
+            seen.append(rng.bit_generator.seed_seq)
+            self.inner = validate_spec("greedy")(profile, rng)
+
+        def act(self, view):
+            return self.inner.act(view)
+
+    def spy(profile, rng):
+        return Spy(profile, rng)
+
+    spy.label = "spy"  # type: ignore[attr-defined]
+    seed = 12345
+    record = play_game(standard, [spy, "greedy"], seed, log=True)
+    assert record.rounds
+    deal_seed, seat_seed, _ = game_streams(seed, 2)
+    real = next(round_deals(standard, 2, deal_seed, seat_seed))[1].racks
+    (seq,) = seen
+    assert seq.spawn_key == () and seed not in np.atleast_1d(seq.entropy).tolist()
+    for guess in (np.random.SeedSequence(seq.entropy), seq):
+        d, s, _ = game_streams(guess, 2)
+        assert next(round_deals(standard, 2, d, s))[1].racks != real

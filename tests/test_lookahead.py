@@ -109,9 +109,8 @@ def _positions(profile, seed: int, count: int):
 def _view(profile, racks, pool, table_, opened, discard, seat) -> TurnView:
     state = engine.RoundState(profile, pool, racks)
     state.table, state.opened, state.discard = table_, opened, discard
-    game_round = engine._Round(
-        profile, [None] * len(racks), ["x"] * len(racks), state, 0, 0, None, False, True
-    )
+    seats = engine.Seats([None] * len(racks), ["x"] * len(racks), [profile] * len(racks))
+    game_round = engine._Round(profile, seats, state, 0, 0, None, False, True)
     game_round.turn = 9
     return game_round.view(seat, Phase.START)
 

@@ -133,7 +133,8 @@ def test_a_trial_whose_games_all_crash_stops_the_study(tmp_path):
         }  # fmt: skip
         tune = tune_from_dict(data, "tiny.yaml")
         crashed = (
-            r"none of the 4 games of its first batch finished a round \(first fault: crash: RuntimeError"
+            r"none of the 4 games of its first batch finished a round \(first fault: crash: BotError: "
+            r"bot 'unbuildable\(skill=\d\)': its constructor raised RuntimeError"
         )
         # optuna's own "Trial 0 failed ..." warnings do not come before that line
         records: list[logging.LogRecord] = []

@@ -54,6 +54,11 @@ def load_class_path(name: str) -> type[Bot]:
     module_name, attribute = match.groups()
     try:
         module = importlib.import_module(module_name)
+    except SystemExit as exc:  # a module that ends the process as it is imported
+        raise BotError(
+            f"bot {name!r}: module {module_name!r} called sys.exit({excerpt(exc.code)}) while it was "
+            "imported; a bot module may only define its bot"
+        ) from None
     except Exception as exc:  # noqa: BLE001 - user code may fail to import in any way
         raise BotError(
             f"bot {name!r}: cannot import module {module_name!r} ({_one_line(exc)}); the module must be "
@@ -114,7 +119,7 @@ def load_entry_point(name: str) -> type[Bot] | None:
         )
     try:
         loaded = points[0].load()
-    except Exception as exc:  # noqa: BLE001 - user code may fail to import in any way
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - user code may fail to import in any way
         raise BotError(
             f"bot {name!r}: its entry point {points[0].value!r} cannot be loaded ({_one_line(exc)})"
         ) from None

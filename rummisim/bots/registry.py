@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from rummisim.profile import RuleProfile
+from rummisim.validation import excerpt
 
 BOTS: dict[str, type[Bot]] = {}
 
@@ -96,7 +97,12 @@ class BotSpec:
         return self.bot_class().validate_params(dict(self.params), spec_name=self.name)
 
     def __call__(self, profile: RuleProfile, rng: np.random.Generator) -> Bot:
-        return self.bot_class()(profile, rng, self.validate_params())
+        cls, params = self.bot_class(), self.validate_params()
+        try:
+            return cls(profile, rng, params)
+        except Exception as exc:  # noqa: BLE001 - user code may fail in any way
+            why = f"{type(exc).__name__}: {excerpt(str(exc), 200, quote=False)}"
+            raise BotError(f"bot {self.label!r}: its constructor raised {why}") from None
 
 
 def resolve_bot(name: str) -> type[Bot]:
