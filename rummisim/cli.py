@@ -228,14 +228,17 @@ def _cmd_play(args: argparse.Namespace) -> None:
         data.insert(args.human, "human")
     names = [gamelog.bot_label(entry) for entry in data]
     log = _open_log(args.log, gamelog.header(profile, args.seed, data, _version()))
-    print(f"profile {profile.name}, seed {args.seed}, seats: {', '.join(names)}", flush=True)
+    if not args.quiet:
+        print(f"profile {profile.name}, seed {args.seed}, seats: {', '.join(names)}", flush=True)
 
     def stream(event: TurnLog | RoundRecord) -> None:
         """Each turn as it ends (a long game shows its progress), each round's end; --quiet
-        keeps the rounds only."""
+        prints none of them, only the final scores."""
+        if args.quiet:
+            return
         if isinstance(event, RoundRecord):
             print("\n".join(round_lines(event)), flush=True)
-        elif not args.quiet:
+        else:
             print("\n".join(turn_lines(event, profile, names)), flush=True)
 
     def write(event: Event) -> None:
@@ -255,7 +258,8 @@ def _cmd_play(args: argparse.Namespace) -> None:
     finally:
         if log is not None:
             log.close()
-    print("\n".join(final_lines(record, profile)))
+    lines = final_lines(record, profile)
+    print("\n".join(lines[1:] if args.quiet else lines))  # (quiet: no blank line before them)
     if args.log and not args.quiet:
         print(f"log: {args.log} (check it: rummisim replay {args.log}; see it: rummisim view {args.log})")
 

@@ -256,10 +256,44 @@ class _StrictLoader(yaml.SafeLoader):
             self._count(1)
         return node
 
+    def construct_document(self, node):
+        _check_int_lengths(node, ())  # before any value is built: names the key of a huge one
+        return super().construct_document(node)
+
     def _count(self, n: int) -> None:
         self._expanded += n
         if self._expanded > MAX_YAML_NODES:
             raise _YamlLimit(f"expands to more than {MAX_YAML_NODES} values (aliases repeating each other?)")
+
+
+_INT_TAG = "tag:yaml.org,2002:int"
+
+
+def _check_int_lengths(node: yaml.Node, path: tuple[str, ...]) -> None:
+    """Refuse an integer of more than ``MAX_INT_DIGITS`` digits, naming its key path and line
+    (``rack_size``, ``sweep.rack_size[2]``). Aliases repeat nodes already checked."""
+    seen: set[int] = set()
+    stack: list[tuple[yaml.Node, tuple[str, ...]]] = [(node, path)]
+    while stack:
+        node, path = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                name = str(key.value) if isinstance(key, yaml.ScalarNode) else "?"
+                stack.append((value, (*path, name)))
+        elif isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                stack.append((item, (*path[:-1], f"{path[-1] if path else ''}[{i}]")))
+        elif node.tag == _INT_TAG:
+            digits = sum(ch.isdigit() for ch in str(node.value))
+            if digits > MAX_INT_DIGITS:
+                where = f"key '{'.'.join(path)}': " if path else ""
+                line = node.start_mark.line + 1
+                raise _YamlLimit(
+                    f"{where}an integer of {digits} digits at line {line} (at most {MAX_INT_DIGITS})"
+                )
 
 
 def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False):
@@ -281,7 +315,7 @@ def _construct_int(loader: _StrictLoader, node: yaml.ScalarNode) -> int:
 
 
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-_StrictLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+_StrictLoader.add_constructor(_INT_TAG, _construct_int)
 
 
 def _decode(raw: bytes, path: Path, error: type[ValueError]) -> str:

@@ -197,3 +197,22 @@ def test_a_profile_that_extends_a_fifo_is_refused(tmp_path, capsys):
     assert "a FIFO" in err and "base.yaml" in err
     assert "a FIFO" in one_line_error(capsys, ["play", "--profile", str(fifo)])
     assert "a folder" in one_line_error(capsys, ["play", "--profile", str(tmp_path)])
+
+
+def test_a_huge_integer_names_its_key(tmp_path, capsys):
+    big = tmp_path / "big.yaml"
+    big.write_text("name: x\nextends: standard\nrack_size: " + "9" * 5000 + "\n")
+    err = one_line_error(capsys, ["profiles", "validate", str(big)])
+    assert "key 'rack_size': an integer of 5000 digits at line 3" in err
+    exp = tmp_path / "exp.yaml"
+    exp.write_text("name: x\nseed: 1\ngames: 2\nprofiles: [standard]\nlineups: [[greedy, greedy]]\n"
+                   "sweep:\n  initial_meld.threshold: [30, " + "9" * 500 + "]\n")  # fmt: skip
+    err = one_line_error(capsys, ["run", str(exp), "--out", str(tmp_path / "out")])
+    assert "key 'sweep.initial_meld.threshold[1]': an integer of 500 digits" in err
+
+
+def test_play_quiet_prints_only_the_final_scores(capsys):
+    assert main(["play", "--profile", "polish-40", "--seed", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Final scores after 4 round(s): ") and out[-1].startswith("Winner: seat ")
+    assert len(out) == 2

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -382,3 +383,34 @@ def test_the_built_in_tune_files_load_by_name():
     assert rules.default_params()["initial_meld.threshold"] == 30
     with pytest.raises(TuneError, match="nor a built-in tune file"):
         load_tune("no-such-study")
+
+
+@pytest.mark.parametrize(
+    ("url", "driver", "package"),
+    [
+        ("postgresql+psycopg://tuner:secret@db.example/studies", "psycopg", "psycopg[binary]"),
+        ("postgresql://tuner:secret@db.example/studies", "psycopg", "psycopg[binary]"),  # SQLAlchemy 2
+        ("postgresql+psycopg2://tuner@db.example/studies", "psycopg2", "psycopg2-binary"),
+    ],
+)
+def test_the_readmes_postgresql_urls_parse_with_the_current_driver_names(url, driver, package):
+    """The README's ``--storage`` URLs name a driver SQLAlchemy knows (no server needed: the
+    dialect loads, its driver is what the README tells to install)."""
+    from sqlalchemy.engine import make_url
+
+    from rummisim.tune.study import check_storage, driver_hint, shown_url
+
+    check_storage(url)
+    assert make_url(url).get_dialect().driver == driver
+    assert package in driver_hint(url)
+    assert "secret" not in shown_url(url)
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert "--storage postgresql+psycopg://" in readme and 'pip install "psycopg[binary]"' in readme
+
+
+def test_an_unknown_database_driver_is_one_line(tmp_path, capsys):
+    path = tmp_path / "rules.yaml"
+    path.write_text(yaml.safe_dump(RULE_STUDY))
+    args = ["tune", str(path), "--out", str(tmp_path / "out"), "--storage", "postgresql+psycopg4://u@h/db"]
+    assert "unknown database or driver 'postgresql+psycopg4'" in _one_line(capsys, args)
+    assert not (tmp_path / "out").exists()

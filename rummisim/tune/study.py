@@ -81,15 +81,38 @@ def check_storage(storage: str | None) -> None:
     if storage is None:
         return
     from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
     try:
-        make_url(storage)
+        url = make_url(storage)
     except (ArgumentError, ValueError):
         raise TuneError(
-            f"--storage: expected a database URL such as postgresql://user@host/db or "
+            f"--storage: expected a database URL such as postgresql+psycopg://user@host/db or "
             f"sqlite:///path/study.db, got {storage.split('@')[-1][:60]!r}"
         ) from None
+    try:
+        url.get_dialect()  # the dialect and driver names (the driver itself loads when opened)
+    except NoSuchModuleError:
+        raise TuneError(
+            f"--storage: unknown database or driver {url.drivername!r}; SQLAlchemy names them "
+            "e.g. postgresql+psycopg (psycopg 3), postgresql+psycopg2, sqlite"
+        ) from None
+
+
+DRIVER_PACKAGES = {"psycopg": '"psycopg[binary]"', "psycopg2": "psycopg2-binary"}  # driver -> pip name
+
+
+def driver_hint(url: str) -> str:
+    """What to install for the database driver a URL names (SQLAlchemy 2 reads a plain
+    ``postgresql://`` as ``postgresql+psycopg``, psycopg 3)."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        driver = make_url(url).get_dialect().driver
+    except Exception:  # noqa: BLE001 - (check_storage refused a bad URL before)
+        return ""
+    package = DRIVER_PACKAGES.get(driver)
+    return f" (pip install {package})" if package else ""
 
 
 def open_storage(url: str, remote: bool) -> Any:
@@ -105,7 +128,9 @@ def open_storage(url: str, remote: bool) -> Any:
                           "heartbeat_stale_trial_callback": retry}  # fmt: skip
             return optuna.storages.RDBStorage(url, **kwargs)
     except ImportError as exc:
-        raise TuneError(f"--storage: {shown_url(url)} needs a database driver: {exc}") from None
+        raise TuneError(
+            f"--storage: {shown_url(url)} needs a database driver: {exc}{driver_hint(url)}"
+        ) from None
     except Exception as exc:  # noqa: BLE001 - sqlalchemy's errors for a database it cannot reach
         first = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
         raise TuneError(f"--storage: cannot open {shown_url(url)}: {first}") from None
