@@ -17,6 +17,7 @@ the notebooks read results here, not through the runner. The columns are declare
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import hashlib
 import json
@@ -29,6 +30,7 @@ from typing import Any
 
 from rummisim.experiment import Experiment, ExperimentError
 from rummisim.schema import OPTIONAL_TABLES, RunStatus, Table
+from rummisim.validation import excerpt
 
 TABLES = tuple(t.value for t in Table if t not in OPTIONAL_TABLES)  # every run writes these
 STATUSES = tuple(s.value for s in RunStatus)
@@ -427,6 +429,41 @@ def check_out(out: Path) -> None:
             )
     except OSError as exc:
         raise ExperimentError(f"--out: {out}: {exc.strerror or exc}") from None
+
+
+LOCK_FILE = ".rummisim.lock"  # in a results folder: held (flock) by the process writing it
+
+
+@contextlib.contextmanager
+def hold_lock(out: Path) -> Iterator[None]:
+    """Hold ``out``'s lock while a run writes it: an exclusive ``flock`` on ``LOCK_FILE``, which
+    the system releases when the process ends however it ends (a stale file locks nothing). A
+    second ``run`` or ``--resume`` into the folder is refused in one line while it is held."""
+    import fcntl
+
+    path = out / LOCK_FILE
+    try:
+        handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the whole run
+    except OSError as exc:
+        raise ExperimentError(f"--out: cannot lock {out}: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        holder = handle.read().strip() or "another process"
+        handle.close()
+        raise ExperimentError(
+            f"--out: {out} is being written by another run ({excerpt(holder, 80, quote=False)}); wait "
+            "for it to finish (then --resume if it stopped), or choose another --out"
+        ) from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"pid {os.getpid()} since {now()}\n")
+    handle.flush()
+    try:
+        yield
+    finally:
+        handle.close()  # (closing releases the lock)
 
 
 def make_out(out: Path) -> Path | None:

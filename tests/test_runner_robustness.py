@@ -582,3 +582,25 @@ def test_killing_the_run_leaves_no_worker_alive(tmp_path):
     finally:
         if main_process.poll() is None:
             main_process.kill()
+
+
+def test_a_folder_being_written_is_locked(tmp_path, spec_path, capsys):
+    """While a run holds the folder's lock, a second ``--resume`` (or ``run``) into it is refused
+    in one line and touches nothing; the lock goes with the process that held it."""
+    from rummisim.store import LOCK_FILE, hold_lock
+
+    finished = tmp_path / "run"
+    assert main(cli(spec_path, finished)) == 0
+    before = {p.name: p.stat().st_mtime_ns for p in finished.iterdir()}
+    with hold_lock(finished):
+        err = one_line(capsys, cli(spec_path, finished, "--resume"))
+        assert f"{finished} is being written by another run (pid {os.getpid()}" in err
+        assert {p.name: p.stat().st_mtime_ns for p in finished.iterdir()} == before | {
+            LOCK_FILE: (finished / LOCK_FILE).stat().st_mtime_ns
+        }
+    assert main(cli(spec_path, finished, "--resume")) == 0  # released: the resume runs
+    assert (finished / LOCK_FILE).exists()  # (the file stays; only a held lock refuses)
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    (fresh / LOCK_FILE).write_text("pid 1\n")  # a stale lock file left by a killed run
+    assert main(cli(spec_path, fresh)) == 0  # neither "not empty" nor locked

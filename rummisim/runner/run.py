@@ -26,12 +26,14 @@ from rummisim.runner.plan import (
 from rummisim.runner.rows import play_registered, registered_bots, schemas
 from rummisim.schema import RunStatus
 from rummisim.store import (
+    LOCK_FILE,
     check_out,
     custom_bots,
     damaged_chunks,
     discard,
     done_chunks,
     git_commit,
+    hold_lock,
     make_out,
     merge_chunks,
     now,
@@ -61,6 +63,11 @@ class RunResult:
     removed: bool = False  # interrupted before any game was saved: the new folder was removed
 
 
+def _has_files(out: Path) -> bool:
+    """Whether ``out`` holds anything but a run's lock file."""
+    return out.is_dir() and any(p.name != LOCK_FILE for p in out.iterdir())
+
+
 def prepare_out(
     out: Path, experiment: Experiment, chunk_size: int | None, resume: bool
 ) -> tuple[int, dict | None]:
@@ -71,7 +78,7 @@ def prepare_out(
     has_manifest = (out / "manifest.json").exists()
     if resume:
         if not has_manifest:
-            if out.is_dir() and any(out.iterdir()):
+            if _has_files(out):
                 raise ExperimentError(f"--resume: {out} has no manifest.json; it is not a rummisim run")
             return size, None
         manifest = read_manifest(out)
@@ -92,7 +99,7 @@ def prepare_out(
                 "changed); use another --out, or rerun the original spec"
             )
         return saved_size, manifest
-    if out.is_dir() and any(out.iterdir()):
+    if _has_files(out):
         raise ExperimentError(
             f"{out} is not empty; pass --resume to continue the run there, or --out to write elsewhere"
         )
@@ -153,6 +160,7 @@ def run_experiment(
         # The backend is started (a dask scheduler reached) before the folder is touched.
         parallel = stack.enter_context(backends.parallel(workers, backend, scheduler)) if todo else None
         created = make_out(out)
+        stack.enter_context(hold_lock(out))  # (before the try: a refused run touches nothing)
         try:
             profile_paths = write_profiles(out, experiment)
             manifest = {
