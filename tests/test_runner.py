@@ -252,7 +252,7 @@ def test_replay_command_reproduces_the_game(tmp_path, capsys):
     command = replay_command(str(profile_path), cell.lineup, int(row["rotation"]), int(row["seed"]))
     args = command.split()[1:]
     args[args.index("--bots") + 1] = args[args.index("--bots") + 1].strip("'")
-    assert main([*args, "--quiet"]) == 0
+    assert main(args) == 0
     out = capsys.readouterr().out
     assert f"after {row['turns']} turns: seat {row['winner']} wins" in out
 
