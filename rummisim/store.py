@@ -93,7 +93,7 @@ def read_manifest(out: str | Path, *, complete: bool = False) -> dict[str, Any]:
     return manifest
 
 
-def _read_table(out: Path, name: str, resume_hint: str):
+def _read_table(out: Path, name: str, resume_hint: str, run: Mapping[str, Any] | None = None):
     import pandas as pd
     import pyarrow as pa
 
@@ -101,10 +101,38 @@ def _read_table(out: Path, name: str, resume_hint: str):
     if not path.exists():
         raise ExperimentError(f"{path}: missing; {resume_hint}")
     try:
+        _check_table(path, name, run)
         return pd.read_parquet(path)
     except (OSError, pa.ArrowException, ValueError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ExperimentError(f"{path}: damaged ({first[:200]}); {resume_hint}") from None
+
+
+def _check_table(path: Path, name: str, run: Mapping[str, Any] | None) -> None:
+    """Refuse a table that is not what ``rummisim.schema`` declares (a dropped column, a column of
+    another type) or that belongs to another run than the manifest's, naming the file and the
+    column. (A table from before the run records carries none and is read.)"""
+    import pyarrow.parquet as pq
+
+    from rummisim.schema import COLUMNS, GAME_IDENTITY, IDENTITY, arrow_type
+
+    found = pq.read_schema(path)
+    for column in (*IDENTITY, *GAME_IDENTITY, *COLUMNS[Table(name)]):
+        if column.name not in found.names:
+            raise ExperimentError(
+                f"{path}: column {column.name!r} is missing (rummisim/schema.py declares it)"
+            )
+        got, want = found.field(column.name).type, arrow_type(column.type)
+        if got != want:
+            raise ExperimentError(
+                f"{path}: column {column.name!r} is {got}, declared {want} (rummisim/schema.py)"
+            )
+    recorded = (found.metadata or {}).get(RUN_METADATA)
+    if run is not None and recorded is not None and json.loads(recorded) != dict(run):
+        raise ExperimentError(
+            f"{path}: this table belongs to another run ({_identity_text(json.loads(recorded))}) than "
+            f"the folder's manifest.json ({_identity_text(run)}); it cannot be read with it"
+        )
 
 
 def _resume_hint(out: Path, manifest: dict | None) -> str:
@@ -139,7 +167,8 @@ def load_results(out: str | Path, *, require_manifest: bool = True) -> dict[str,
     else:
         manifest = read_manifest(out, complete=True)
     hint = _resume_hint(out, manifest)
-    data: dict[str, Any] = {name: _read_table(out, name, hint) for name in TABLES}
+    run = manifest.get("run") if manifest is not None else None
+    data: dict[str, Any] = {name: _read_table(out, name, hint, run) for name in TABLES}
     data["manifest"] = manifest if manifest is not None else manifest_from_tables(data)
     return data
 
@@ -211,10 +240,13 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def write_chunk(out: Path, name: str, games: int, tables: Mapping[str, Any]) -> None:
+def write_chunk(
+    out: Path, name: str, games: int, tables: Mapping[str, Any], run: Mapping[str, Any] | None = None
+) -> None:
     """Write a chunk's three files (Arrow tables by table name) and its record into a temp
     folder, then rename it: done or absent, never half. The record (``chunk.json``) holds each
-    file's rows, size and SHA-256, so a chunk damaged later is found and replayed by ``--resume``."""
+    file's rows, size and SHA-256, so a chunk damaged later is found and replayed by ``--resume``,
+    and ``run``: the run and the games it belongs to (``chunk_identity``)."""
     import pyarrow.parquet as pq
 
     final = out / "chunks" / name
@@ -224,6 +256,8 @@ def write_chunk(out: Path, name: str, games: int, tables: Mapping[str, Any]) -> 
     tmp.mkdir(parents=True)
     try:
         record: dict[str, Any] = {"chunk": name, "games": games, "files": {}}
+        if run is not None:
+            record["run"] = dict(run)
         for table_name, table in tables.items():
             path = tmp / f"{table_name}.parquet"
             pq.write_table(table, path)
@@ -278,6 +312,46 @@ def chunk_problem(folder: Path, games: int, tables: Sequence[str] = TABLES) -> s
     except (OSError, ValueError, AttributeError, pa.ArrowException) as exc:
         return f"unreadable ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''})"
     return None
+
+
+def run_identity(experiment: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    """What a run's manifest, chunks and tables record of the run they belong to: the digest of
+    its experiment in full (``Experiment.to_dict``: cells, seeds and games; not the file it was
+    read from, nor the chunk size or the backend, which do not change a result) and its root seed."""
+    content = {key: value for key, value in experiment.items() if key != "source"}
+    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
+    return {"experiment": hashlib.sha256(canonical.encode()).hexdigest()[:12], "seed": seed}
+
+
+def chunk_identity(run: Mapping[str, Any], cell: int, start: int, stop: int) -> dict[str, Any]:
+    """A chunk's record of its run (``run_identity``), cell and games ``start..stop-1``."""
+    return {**run, "cell": cell, "games": [start, stop]}
+
+
+def foreign_chunk(folder: Path, expected: Mapping[str, Any]) -> str | None:
+    """Why a chunk folder belongs to another run than ``expected`` (``chunk_identity``), naming
+    its ``chunk.json``; None when it is this run's, or a chunk from before these records."""
+    path = folder / CHUNK_RECORD
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None  # (missing or damaged: chunk_problem's business, it is played again)
+    run = record.get("run") if isinstance(record, dict) else None
+    if run is None or run == dict(expected):
+        return None
+    return (
+        f"{path}: this chunk belongs to another run ({_identity_text(run)}), not to this one "
+        f"({_identity_text(expected)}); remove it, or resume the run it came from"
+    )
+
+
+def _identity_text(run: Any) -> str:
+    if not isinstance(run, Mapping):
+        return excerpt(run)
+    parts = [f"experiment {run.get('experiment')}", f"seed {run.get('seed')}"]
+    if "cell" in run:
+        parts.append(f"cell {run.get('cell')}, games {run.get('games')}")
+    return ", ".join(parts)
 
 
 def done_chunks(
@@ -337,9 +411,15 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def merge_chunks(out: Path, chunks: Sequence[str], schema: Mapping[str, Any]) -> list[dict]:
+RUN_METADATA = b"rummisim.run"  # the merged tables' Parquet metadata: the run they belong to
+
+
+def merge_chunks(
+    out: Path, chunks: Sequence[str], schema: Mapping[str, Any], run: Mapping[str, Any] | None = None
+) -> list[dict]:
     """Stream every chunk (by name, in plan order) into one Parquet file per table of ``schema`` (the
-    three, and ``turns`` for a ``--turns`` run); return the fault list.
+    three, and ``turns`` for a ``--turns`` run), each with ``run`` (``run_identity``) in its
+    metadata; return the fault list.
 
     Row groups hold ``ROW_GROUP`` rows whatever the chunk size, so the files are byte-identical
     for any jobs, chunk size or backend. Memory holds at most one row group per table.
@@ -347,8 +427,11 @@ def merge_chunks(out: Path, chunks: Sequence[str], schema: Mapping[str, Any]) ->
     faults: list[dict] = []
     for name in schema:
         tmp = out / f".{name}.parquet.tmp"
+        table_schema = schema[name]
+        if run is not None:
+            table_schema = table_schema.with_metadata({RUN_METADATA: json.dumps(dict(run), sort_keys=True)})
         try:
-            faults += _merge_table(out, name, chunks, schema[name], tmp)
+            faults += _merge_table(out, name, chunks, table_schema, tmp)
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise

@@ -604,3 +604,67 @@ def test_a_folder_being_written_is_locked(tmp_path, spec_path, capsys):
     fresh.mkdir()
     (fresh / LOCK_FILE).write_text("pid 1\n")  # a stale lock file left by a killed run
     assert main(cli(spec_path, fresh)) == 0  # neither "not empty" nor locked
+
+
+# ----- results cannot be mixed --------------------------------------------------------------------
+
+
+def test_every_chunk_and_table_records_its_run(finished):
+    import pyarrow.parquet as pq
+
+    from rummisim.store import RUN_METADATA
+
+    manifest = json.loads((finished / "manifest.json").read_text())
+    run_id = manifest["run"]
+    assert set(run_id) == {"experiment", "seed"} and run_id["seed"] == SPEC["seed"]
+    records = [json.loads(p.read_text()) for p in sorted((finished / "chunks").glob(f"*/{CHUNK_RECORD}"))]
+    assert len(records) == 6
+    assert {(r["run"]["cell"], tuple(r["run"]["games"])) for r in records} == {
+        (cell, (start, start + CHUNK)) for cell in (0, 1) for start in range(0, 6, CHUNK)
+    }
+    assert all(r["run"]["experiment"] == run_id["experiment"] for r in records)
+    for name in TABLES:
+        assert json.loads(pq.read_schema(finished / f"{name}.parquet").metadata[RUN_METADATA]) == run_id
+
+
+def test_resume_refuses_a_chunk_of_another_run(finished, tmp_path, capsys):
+    """A chunk copied in from a run with another seed (same chunk name) is refused, naming its
+    chunk.json, not merged nor silently played over."""
+    other = tmp_path / "other"
+    run_experiment(experiment(seed=6), other, jobs=1, progress=False, chunk_size=CHUNK, summarize=False)
+    name = sorted(p.name for p in (finished / "chunks").iterdir())[2]
+    shutil.rmtree(finished / "chunks" / name)
+    shutil.copytree(other / "chunks" / name, finished / "chunks" / name)
+    with pytest.raises(ExperimentError) as info:
+        run(finished, resume=True)
+    message = str(info.value)
+    assert f"{finished / 'chunks' / name / CHUNK_RECORD}: this chunk belongs to another run" in message
+    assert "seed 6" in message and "seed 5" in message and "\n" not in message
+
+
+def test_report_refuses_a_table_of_another_run(finished, tmp_path, capsys):
+    other = tmp_path / "other"
+    run_experiment(experiment(seed=6), other, jobs=1, progress=False, chunk_size=CHUNK, summarize=False)
+    shutil.copy(other / "seats.parquet", finished / "seats.parquet")
+    err = one_line(capsys, ["report", str(finished)])
+    assert f"{finished / 'seats.parquet'}: this table belongs to another run" in err
+
+
+@pytest.mark.parametrize(
+    ("change", "fragment"),
+    [("drop", "column 'score' is missing"), ("retype", "column 'score' is string, declared int32")],
+)
+def test_report_names_a_dropped_or_retyped_column(finished, capsys, change, fragment):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = finished / "seats.parquet"
+    table = pq.read_table(path)
+    if change == "drop":
+        table = table.drop_columns(["score"])
+    else:
+        at = table.schema.get_field_index("score")
+        table = table.set_column(at, "score", pa.array([str(v) for v in table.column("score").to_pylist()]))
+    pq.write_table(table, path)
+    err = one_line(capsys, ["report", str(finished)])
+    assert f"{path}: {fragment}" in err

@@ -28,10 +28,12 @@ from rummisim.schema import RunStatus
 from rummisim.store import (
     LOCK_FILE,
     check_out,
+    chunk_identity,
     custom_bots,
     damaged_chunks,
     discard,
     done_chunks,
+    foreign_chunk,
     git_commit,
     hold_lock,
     make_out,
@@ -40,6 +42,7 @@ from rummisim.store import (
     package_version,
     read_manifest,
     remove_stale_temps,
+    run_identity,
     write_chunk,
     write_json,
     write_profiles,
@@ -144,7 +147,14 @@ def run_experiment(
     chunks = plan_chunks(experiment, size)
     schema = schemas(experiment, turns)
     tables = tuple(schema)  # what every chunk of this run holds
+    run_id = run_identity(experiment.to_dict(), experiment.seed)
     if previous is not None:
+        for chunk in chunks:  # a chunk of another run is refused, not replayed over
+            foreign = foreign_chunk(
+                out / "chunks" / chunk.name, chunk_identity(run_id, chunk.cell, chunk.start, chunk.stop)
+            )
+            if foreign:
+                raise ExperimentError(f"--resume: {foreign}")
         remove_stale_temps(out)
     replayed = tuple(damaged_chunks(out, chunk_games(chunks), tables)) if previous is not None else ()
     done = done_chunks(out, chunk_games(chunks), tables)
@@ -169,6 +179,7 @@ def run_experiment(
                 "spec": experiment.spec,
                 "profiles": {c.profile.digest: c.profile.to_dict() for c in experiment.cells},
                 "plan": plan_record(experiment, size),
+                "run": run_id,
                 "turns": turns,
                 "package_version": package_version(),
                 "git_commit": git_commit(),
@@ -212,7 +223,8 @@ def run_experiment(
                     by_name = {c.name: c for c in todo}
                     for name, tables in work:
                         chunk = by_name[name]
-                        write_chunk(out, name, chunk.games, tables)
+                        identity = chunk_identity(run_id, chunk.cell, chunk.start, chunk.stop)
+                        write_chunk(out, name, chunk.games, tables, identity)
                         n = chunk.games
                         played += n
                         bar.update(n)
@@ -230,7 +242,7 @@ def run_experiment(
                 raise KeyboardInterrupt
 
             merging = True
-            faults = merge_chunks(out, [c.name for c in chunks], schema)
+            faults = merge_chunks(out, [c.name for c in chunks], schema, run_id)
         except BaseException as exc:
             nothing_saved = previous is None and not done_chunks(out)
             if nothing_saved:
