@@ -49,13 +49,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from rummisim import events as ev
+from rummisim.answers import own_action
 from rummisim.contract import (
-    Action,
     BotFactory,
     Discard,
     Draw,
@@ -75,53 +74,6 @@ from rummisim.schema import EndReason
 from rummisim.validation import excerpt
 
 Seat = Player | BotFactory  # a built bot, or a factory the engine calls with the seat's generator
-
-
-def _own_action(action: Any, n_codes: int) -> Action | str:
-    """A bot's action copied into the engine's own types, each field read once (a ``Play``
-    subclass whose ``played`` changes between reads cannot show the rules one move and the
-    table another), or why it cannot be: a play must be made of tile codes of the tile set
-    (``0..n_codes - 1``) in sets, the only moves ``validate_move`` and the turn log describe."""
-    if isinstance(action, Play):
-        return _own_play(action.played, action.table, n_codes)
-    if isinstance(action, OutOfBudget):
-        best = action.best
-        if best is None:
-            return OutOfBudget()
-        if not isinstance(best, Play):
-            return f"OutOfBudget.best must be a Play or None, got {type(best).__name__}"
-        own = _own_play(best.played, best.table, n_codes)
-        return own if isinstance(own, str) else OutOfBudget(own)
-    if isinstance(action, Draw):
-        source = action.source
-        return Draw(source) if isinstance(source, str) else f"a draw source is a string, got {source!r}"
-    if isinstance(action, Discard):
-        tile = action.tile
-        if not isinstance(tile, (int, np.integer)) or isinstance(tile, bool):
-            return f"a discard is one tile code, got {tile!r}"
-        return Discard(int(tile))
-    return Pass()  # (the caller checked the kind)
-
-
-def _own_play(played: Any, table: Any, n_codes: int) -> Play | str:
-    bad = f"a play of tile codes outside the tile set (0..{n_codes - 1})"
-    if not isinstance(played, (tuple, list)) or not isinstance(table, (tuple, list)):
-        return bad
-    melds = []
-    for meld in table:
-        if not isinstance(meld, Meld):
-            return bad
-        tiles, faces = meld.tiles, meld.faces
-        if not isinstance(tiles, (tuple, list)) or not isinstance(faces, (tuple, list)):
-            return bad
-        melds.append((tuple(tiles), tuple(faces)))
-    codes = list(played) + [c for tiles, faces in melds for c in (*tiles, *faces)]
-    if not all(isinstance(c, (int, np.integer)) and not isinstance(c, bool) for c in codes):
-        return bad
-    if codes and not (min(codes) >= 0 and max(codes) < n_codes):
-        return bad
-    own_table = tuple(Meld(tuple(map(int, tiles)), tuple(map(int, faces))) for tiles, faces in melds)
-    return Play(own_table, tuple(int(c) for c in played))
 
 
 MOVELESS_FAULTS = frozenset({"bot_error", "wrong_action", "must_play"})
@@ -381,7 +333,7 @@ class _Round:
             kinds = "/".join(a.__name__ for a in allowed)
             self.fault(seat, "wrong_action", f"in phase {phase} expected {kinds}, got {excerpt(action)}")
             return None
-        own = _own_action(action, self.profile.tileset.n_codes)
+        own = own_action(action, self.profile.tileset.n_codes)
         if isinstance(own, str):
             self.fault(seat, "wrong_action", f"{own}: {excerpt(action)}")
             return None

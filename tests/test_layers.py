@@ -16,7 +16,7 @@ LAYERS = [
     {"profile", "geometry"},  # geometry: where runs may lie (the wrap)
     {"rules"},  # sets -> jokers -> moves: set validity, joker rules, validate_move
     {"melds", "contract", "events"},  # table notation and the catalogue; the bot contract; game events
-    {"moves"},  # re-exports of the contract's actions and the rules
+    {"moves", "answers"},  # re-exports of the contract's actions and the rules; a bot's answer copied
     {"solver"},
     {"referee"},  # legal_play: the solver as the referee of must-play
     {"round_end"},  # how a round nobody went out of ends (until_no_play asks the referee)
