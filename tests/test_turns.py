@@ -204,12 +204,12 @@ def test_an_interrupted_run_resumes_to_the_same_table(reference, tmp_path, monke
     out = tmp_path / "run"
     real, written = runner_run.write_chunk, []
 
-    def stop_after_two(out, name, games, tables):
+    def stop_after_two(out, name, games, tables, run=None):
         assert set(tables) == set(ALL)
         if len(written) == 2:
             raise KeyboardInterrupt
         written.append(name)
-        real(out, name, games, tables)
+        real(out, name, games, tables, run)
 
     monkeypatch.setattr(runner_run, "write_chunk", stop_after_two)
     result = run(out, jobs=1)
