@@ -376,9 +376,9 @@ def _check_search_scope(profile: RuleProfile, bots: Sequence, where: str) -> Non
     move to the integer program, which on such sets can take minutes a move: refused, with the
     way out, unless ``time_limit.search_budget`` bounds each turn."""
     from rummisim.bots.search import SearchBot  # noqa: PLC0415 - only this check needs them
-    from rummisim.solver.dp import encodable  # noqa: PLC0415
+    from rummisim.solver import supported  # noqa: PLC0415
 
-    if profile.time_limit.search_budget is not None or encodable(profile):
+    if profile.time_limit.search_budget is not None or supported(profile):
         return
     solver_bots = [b for b in map(validate_spec, bots) if issubclass(b.bot_class(), SearchBot)]
     if solver_bots:

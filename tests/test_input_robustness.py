@@ -134,6 +134,9 @@ def test_solver_bots_on_a_tile_set_beyond_the_fast_search_are_refused_with_the_w
     huge.write_text(text)
     err = one_line_error(capsys, ["play", "--profile", str(huge), "--bots", "baseline,greedy"])
     assert "beyond what the fast exact move search encodes" in err and "search_budget" in err
+    from rummisim.solver import supported  # the public scope check the CLI asks
+
+    assert supported(load_profile("standard")) and not supported(load_profile(huge))
     exp = tmp_path / "exp.yaml"
     exp.write_text(f"name: big\nseed: 1\ngames: 2\nprofiles: [{huge}]\nlineups: [[greedy, greedy]]\n")
     assert "cell 'huge'" in one_line_error(capsys, ["run", str(exp), "--out", str(tmp_path / "out")])

@@ -8,6 +8,9 @@
   the rare fallback in play, with ``patterns`` (its set patterns);
 - ``common``: the result type, the objective's gains and shared rule constants.
 
+``supported(profile)``: whether the dynamic program encodes the profile at all (the public scope
+check; callers do not reach into ``dp``).
+
 ``dispatch`` imports numba and scipy, so its names are loaded on first use (PEP 562):
 importing ``rummisim.solver.common`` (or ``OBJECTIVES``) stays light.
 """
@@ -19,11 +22,21 @@ from typing import TYPE_CHECKING
 from rummisim.solver.common import OBJECTIVES
 
 if TYPE_CHECKING:
+    from rummisim.profile import RuleProfile
     from rummisim.solver.dispatch import METHODS, Solution, SolverError, placed_value, solve
 
-__all__ = ["METHODS", "OBJECTIVES", "Solution", "SolverError", "placed_value", "solve"]
+__all__ = ["METHODS", "OBJECTIVES", "Solution", "SolverError", "placed_value", "solve", "supported"]
 
-_FROM_DISPATCH = frozenset(__all__) - {"OBJECTIVES"}
+_FROM_DISPATCH = frozenset(__all__) - {"OBJECTIVES", "supported"}
+
+
+def supported(profile: RuleProfile) -> bool:
+    """Whether the fast exact search (the dynamic program) encodes ``profile``'s tile set and
+    runs; where it does not, every search goes to the integer program, which may take minutes a
+    move (the CLI refuses solver bots then, unless the profile sets a search budget)."""
+    from rummisim.solver.dp import encodable
+
+    return encodable(profile)
 
 
 def __getattr__(name: str):
