@@ -19,9 +19,11 @@ import numpy as np
 
 from rummisim import gamelog
 from rummisim.bots import BOTS, BotError, split_bot_specs, validate_spec
+from rummisim.bots.loading import is_class_path
 from rummisim.contract import QuitGame
 from rummisim.engine import GameRecord, RoundRecord, TurnLog, play_game
 from rummisim.experiment import ExperimentError
+from rummisim.isolation import DEFAULT_TIME_LIMIT, Isolated
 from rummisim.melds import format_meld, format_table, parse_table, table_tiles
 from rummisim.profile import MAX_SEARCH_BUDGET, ProfileError, RuleProfile, builtin_profiles, load_profile
 from rummisim.schema import EndReason
@@ -71,6 +73,14 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--seed", type=_seed_int, default=0, help="game seed (same seed, same game)")
     play.add_argument("--quiet", action="store_true", help="print only the final scores")
+    play.add_argument(
+        "--isolate",
+        action="store_true",
+        help="play package.module:Class bots each in a process of its own (shown only its seat's "
+        "view, every decision within --bot-time-limit); built-in bots stay in-process",
+    )
+    play.add_argument("--bot-time-limit", type=_time_limit, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
+                      help="seconds an isolated bot's decision may take before it is a timeout")  # fmt: skip
     play.add_argument(
         "--log",
         metavar="PATH",
@@ -155,6 +165,14 @@ def _build_parser() -> argparse.ArgumentParser:
         help="also write turns.parquet, one row per turn (large: see the README; a resume keeps it)",
     )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
+    run.add_argument(
+        "--no-isolate",
+        action="store_true",
+        help="play package.module:Class bots in-process (default: each in a process of its own, "
+        "shown only its seat's view, every decision within --bot-time-limit)",
+    )
+    run.add_argument("--bot-time-limit", type=_time_limit, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
+                     help="seconds an isolated bot's decision may take before it is a timeout")  # fmt: skip
 
     report = sub.add_parser(
         "report", help="write report.md and PNG charts for a finished run's results folder"
@@ -217,7 +235,9 @@ def _cmd_play(args: argparse.Namespace) -> None:
     if problem:
         raise CliError(f"--bots: {problem}, got {len(bots) + human} seats")
     _check_search_scope(profile, bots, "--bots")
-    seats: list = list(bots)
+    seats: list = [
+        Isolated(b, args.bot_time_limit) if args.isolate and is_class_path(b.name) else b for b in bots
+    ]
     data = [b.as_data() for b in bots]
     if human:
         if not 0 <= args.human <= len(bots):
@@ -267,6 +287,17 @@ def _cmd_play(args: argparse.Namespace) -> None:
 def _show_line(text: str) -> None:
     """A line for the person at ``--human``'s seat; a prompt (ending in ``"> "``) stays open."""
     print(text, end="" if text.endswith("> ") else "\n", flush=True)
+
+
+def _time_limit(text: str) -> float:
+    """``--bot-time-limit``: seconds, more than 0 and at most a day."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= 86_400:
+        raise argparse.ArgumentTypeError(f"expected seconds, 0 < s <= 86400, got {text!r}")
+    return value
 
 
 def _read_line() -> str | None:
@@ -626,6 +657,7 @@ def _run_and_report(args: argparse.Namespace) -> int:
         summarize=args.no_report,  # otherwise the report writes the summary, computed once for both
         on_start=started,
         turns=args.turns,
+        isolate=None if args.no_isolate else args.bot_time_limit,
     )
     if result.interrupted:
         if result.removed:

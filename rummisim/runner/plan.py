@@ -58,6 +58,7 @@ class Chunk:
     stop: int
     root_seed: int
     parent_pid: int = 0  # the process that planned the chunk; a worker is any other process
+    isolate: float | None = None  # class-path bots in processes of their own, this many s a decision
 
     @property
     def games(self) -> int:
@@ -79,8 +80,9 @@ def check_chunk_size(chunk_size: int | None) -> int:
     return chunk_size
 
 
-def plan_chunks(experiment: Experiment, chunk_size: int) -> list[Chunk]:
-    """Every chunk of the experiment, in the fixed order the merged files use."""
+def plan_chunks(experiment: Experiment, chunk_size: int, isolate: float | None = None) -> list[Chunk]:
+    """Every chunk of the experiment, in the fixed order the merged files use; ``isolate``: the
+    seconds a decision of an isolated class-path bot may take (None: they play in-process)."""
     n_chunks = len(experiment.cells) * -(-experiment.games // chunk_size)
     if n_chunks > MAX_CHUNKS:
         raise ExperimentError(
@@ -104,6 +106,7 @@ def plan_chunks(experiment: Experiment, chunk_size: int) -> list[Chunk]:
                     min(start + chunk_size, experiment.games),
                     experiment.seed,
                     os.getpid(),
+                    isolate,
                 )
             )
     return chunks

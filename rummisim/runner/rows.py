@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from rummisim.bots import BOTS, bot_label, bot_name, parse_spec, register
+from rummisim.bots.loading import is_class_path
 from rummisim.bots.registry import foreign_bots
 from rummisim.engine import GameRecord, RoundRecord, play_game
 from rummisim.experiment import Experiment
@@ -187,6 +188,18 @@ def play_registered(chunk: Chunk, schema: dict[str, Any], registered: dict[str, 
     return play_chunk(chunk, schema)
 
 
+def _seat(spec, isolate: float | None, isolated: dict[str, Any]):
+    """A seat's bot factory: a class-path bot in a process of its own when ``isolate`` (its
+    decision time limit) is set (``rummisim.isolation``), else the spec itself."""
+    if isolate is None or not is_class_path(spec.name):
+        return spec
+    from rummisim.isolation import Isolated
+
+    if spec.label not in isolated:
+        isolated[spec.label] = Isolated(spec, isolate)
+    return isolated[spec.label]
+
+
 def play_chunk(chunk: Chunk, schema: dict[str, Any]) -> dict[str, Any]:
     """Play a chunk's games; return its games, seats and matches tables, and its turns table when
     ``schema`` has one (``rummisim.runner.turns``; only then does the engine report its events).
@@ -209,6 +222,7 @@ def play_chunk(chunk: Chunk, schema: dict[str, Any]) -> dict[str, Any]:
     }
     keys = [k for k, _ in chunk.keys]
     identity = [*(c.name for c in IDENTITY), *keys, *(c.name for c in GAME_IDENTITY)]
+    isolated: dict[str, Any] = {}  # class-path bots' factories (their children serve every game)
     for game in range(chunk.start, chunk.stop):
         deal, rotation = divmod(game, chunk.rotations)
         seed = game_seed(chunk.root_seed, deal)
@@ -218,7 +232,7 @@ def play_chunk(chunk: Chunk, schema: dict[str, Any]) -> dict[str, Any]:
         seats = seat_lineup(chunk.lineup, rotation)
         events: list = []
         try:
-            bots = [parse_spec(s) for s in seats]  # the engine seeds each bot
+            bots = [_seat(parse_spec(s), chunk.isolate, isolated) for s in seats]  # the engine seeds each
             if Table.TURNS in rows:  # the engine reports events only when asked: no cost otherwise
                 record = play_game(profile, bots, seed, events=events.append)
             else:

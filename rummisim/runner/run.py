@@ -122,6 +122,7 @@ def run_experiment(
     summarize: bool = True,
     on_start: Callable[[int, int], None] | None = None,
     turns: bool | None = None,
+    isolate: float | None = None,
 ) -> RunResult:
     """Play every missing chunk of ``experiment`` into ``out`` and merge the results.
 
@@ -133,7 +134,9 @@ def run_experiment(
     ``on_start(workers, chunks_to_play)`` is called once every check has passed and the folder
     exists, before the first game. ``turns=True`` (``--turns``; ``None``: the experiment's
     ``turns:``, default false) also writes ``turns.parquet``, one row per turn, through the same
-    chunks; a resume keeps the setting the run was started with.
+    chunks; a resume keeps the setting the run was started with. ``isolate`` (seconds a decision
+    may take): class-path bots (``package.module:Class``) play in processes of their own
+    (``rummisim.isolation``); None plays them in-process, as the built-in bots always do.
     """
     from tqdm import tqdm
 
@@ -144,7 +147,7 @@ def run_experiment(
     check_backend(backend, scheduler)
     size, previous = prepare_out(out, experiment, chunk_size, resume)
     turns = turns_setting(out, experiment, turns, previous)
-    chunks = plan_chunks(experiment, size)
+    chunks = plan_chunks(experiment, size, isolate)
     schema = schemas(experiment, turns)
     tables = tuple(schema)  # what every chunk of this run holds
     run_id = run_identity(experiment.to_dict(), experiment.seed)
