@@ -38,6 +38,10 @@ if TYPE_CHECKING:
 EXIT_USAGE = 2
 
 
+class _LogRefused(Exception):
+    """A game log that breaks the rules: the message is ``FILE:LINE: what``, printed as it is."""
+
+
 class CliError(Exception):
     """A user error reported as one line with exit status 2."""
 
@@ -79,8 +83,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="play package.module:Class bots each in a process of its own (shown only its seat's "
         "view, every decision within --bot-time-limit); built-in bots stay in-process",
     )
-    play.add_argument("--bot-time-limit", type=_time_limit, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
-                      help="seconds an isolated bot's decision may take before it is a timeout")  # fmt: skip
+    _add_time_limit(play)
     play.add_argument(
         "--log",
         metavar="PATH",
@@ -171,8 +174,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="play package.module:Class bots in-process (default: each in a process of its own, "
         "shown only its seat's view, every decision within --bot-time-limit)",
     )
-    run.add_argument("--bot-time-limit", type=_time_limit, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
-                     help="seconds an isolated bot's decision may take before it is a timeout")  # fmt: skip
+    _add_time_limit(run)
 
     report = sub.add_parser(
         "report", help="write report.md and PNG charts for a finished run's results folder"
@@ -242,9 +244,9 @@ def _cmd_play(args: argparse.Namespace) -> None:
     if human:
         if not 0 <= args.human <= len(bots):
             raise CliError(f"--human: expected a seat 0..{len(bots)}, got {args.human}")
-        from rummisim.human import HumanSeat
+        from rummisim.human import terminal_seat
 
-        seats.insert(args.human, HumanSeat(profile, _read_line, _show_line))
+        seats.insert(args.human, terminal_seat(profile))
         data.insert(args.human, "human")
     names = [gamelog.bot_label(entry) for entry in data]
     log = _open_log(args.log, gamelog.header(profile, args.seed, data, _version()))
@@ -284,9 +286,14 @@ def _cmd_play(args: argparse.Namespace) -> None:
         print(f"log: {args.log} (check it: rummisim replay {args.log}; see it: rummisim view {args.log})")
 
 
-def _show_line(text: str) -> None:
-    """A line for the person at ``--human``'s seat; a prompt (ending in ``"> "``) stays open."""
-    print(text, end="" if text.endswith("> ") else "\n", flush=True)
+def _add_time_limit(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--bot-time-limit",
+        type=_time_limit,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SECONDS",
+        help="seconds an isolated bot's decision may take before it is a timeout",
+    )
 
 
 def _time_limit(text: str) -> float:
@@ -298,12 +305,6 @@ def _time_limit(text: str) -> float:
     if not 0 < value <= 86_400:
         raise argparse.ArgumentTypeError(f"expected seconds, 0 < s <= 86400, got {text!r}")
     return value
-
-
-def _read_line() -> str | None:
-    """One line the person typed (``--human``), or None at the end of the input."""
-    line = sys.stdin.readline()
-    return line if line else None
 
 
 def _open_log(path: str | None, head: dict) -> TextIO | None:
@@ -319,10 +320,10 @@ def _open_log(path: str | None, head: dict) -> TextIO | None:
     return log
 
 
-def _checked_log(path: str, seat: int | None) -> tuple[ReplaySummary, list[dict]] | None:
-    """A game log read and checked by ``rummisim.replay``: its summary and records; None after
-    printing the first error as ``FILE:LINE: what`` (the caller exits 2). ``seat`` (``--seat``)
-    must be one of the game's."""
+def _checked_log(path: str, seat: int | None) -> tuple[ReplaySummary, list[dict]]:
+    """A game log read and checked by ``rummisim.replay``: its summary and records; its first
+    error is ``gamelog.LogError``, which ``main`` prints as ``FILE:LINE: what`` (exit 2).
+    ``seat`` (``--seat``) must be one of the game's."""
     from rummisim.replay import replay
 
     kept: list[dict] = []
@@ -338,8 +339,7 @@ def _checked_log(path: str, seat: int | None) -> tuple[ReplaySummary, list[dict]
     except OSError as exc:
         raise CliError(_os_error(exc)) from None
     except gamelog.LogError as exc:
-        print(f"{path}:{exc.line}: {exc.message}", file=sys.stderr)
-        return None
+        raise _LogRefused(f"{path}:{exc.line}: {exc.message}") from None
     seats = len(summary.header.labels)
     if seat is not None and not 0 <= seat < seats:
         raise CliError(f"--seat: expected a seat 0..{seats - 1}, got {seat}")
@@ -348,10 +348,7 @@ def _checked_log(path: str, seat: int | None) -> tuple[ReplaySummary, list[dict]
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     """Check a game log (``rummisim.replay``); its errors are ``FILE:LINE: what`` and exit 2."""
-    checked = _checked_log(args.log, args.seat)
-    if checked is None:
-        return EXIT_USAGE
-    summary, kept = checked
+    summary, kept = _checked_log(args.log, args.seat)
     head = summary.header
     if args.seat is not None:
         seen = replace(head, view=args.seat)
@@ -367,10 +364,7 @@ def _cmd_view(args: argparse.Namespace) -> int:
     """A checked game log as one self-contained HTML page (``rummisim.viewer``)."""
     from rummisim.viewer import frames, page
 
-    checked = _checked_log(args.log, args.seat)
-    if checked is None:
-        return EXIT_USAGE
-    summary, kept = checked
+    summary, kept = _checked_log(args.log, args.seat)
     head = summary.header
     if head.view is not None:
         raise CliError(f"{args.log} is seat {head.view}'s view of a game; view the full log, with --seat")
@@ -793,6 +787,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             _cmd_profiles(args)
     except (ProfileError, BotError, TileError, CliError, ExperimentError) as exc:
         print(f"rummisim: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except _LogRefused as exc:
+        print(exc, file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # e.g. `rummisim play | head`
         return 0

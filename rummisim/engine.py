@@ -613,9 +613,12 @@ def score_round(
 
 @dataclass(frozen=True)
 class Seats:
-    """The seats' bots, their names, and each seat's own copy of the rules (what its bot is
-    built with and shown in every view: a bot that changes its copy, even with
-    ``object.__setattr__``, changes no other seat's and not the engine's)."""
+    """The seats' bots, their names, and the rules each seat's bot is built with and shown in
+    every view: the engine's own for a factory that says it is ``trusted`` (the built-in bots,
+    ``BotSpec.trusted``), else the seat's own copy, so that a bot that changes its copy, even
+    with ``object.__setattr__``, changes no other seat's and not the engine's. (Copies compare
+    equal but are other objects, so every cache lookup keyed by them compares the fields:
+    the built-in bots, trusted code, skip that.)"""
 
     bots: list[Player]
     names: list[str]
@@ -624,12 +627,12 @@ class Seats:
 
 def seat_bots(profile: RuleProfile, bots: Sequence[Seat], bot_seeds) -> Seats:
     """The seats: a built bot plays as it is (named by its ``name``), a factory is called with
-    the seat's copy of the profile and a generator from the seat's own seed (named by its
+    the seat's rules (``Seats``) and a generator from the seat's own seed (named by its
     ``label``). Bot specs (``"greedy"``) are built by ``rummisim.bots.build_lineup`` or the
     public ``rummisim.play_game``, not here: the engine knows no bot by name."""
     built: list[Player] = []
     names: list[str] = []
-    shown = [profile.model_copy(deep=True) for _ in bots]
+    shown = [profile if getattr(entry, "trusted", False) else profile.model_copy(deep=True) for entry in bots]
     for seat, (entry, bot_seed) in enumerate(zip(bots, bot_seeds, strict=True)):
         rng = np.random.default_rng(bot_stream(bot_seed))
         if isinstance(entry, Player):  # anything with an act method

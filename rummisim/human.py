@@ -18,13 +18,14 @@ pile) and reads their commands, one a line:
 A request the rules refuse gets the rule in one line and the turn goes on; every rule of the
 profile holds (the opening threshold, the joker rules, the discard pile, must-play), since every
 table is checked by ``rules.validate_move`` before it is offered, and the engine checks it again.
-The person's lines come from ``read`` and the screen goes to ``write`` (the terminal, or a
-script in the tests): I/O lives at the caller. ``quit`` (or the end of the input) raises
+The person's lines come from ``read`` and the screen goes to ``write`` (a script in the tests;
+``terminal_seat`` wires them to stdin and stdout). ``quit`` (or the end of the input) raises
 ``contract.QuitGame``, which the engine does not catch as a bot fault.
 """
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from collections.abc import Callable
 
@@ -292,3 +293,17 @@ class HumanSeat:
             else f" (not opened: the initial meld needs {self.profile.initial_meld.threshold})"
         )
         self.write(f"your rack{status}: {self.numbered(view.rack)}")
+
+
+def terminal_seat(profile: RuleProfile) -> HumanSeat:
+    """The seat of a person at this terminal (``rummisim play --human``): lines from stdin, the
+    screen on stdout, a prompt (ending in ``"> "``) left open for the answer."""
+
+    def read() -> str | None:
+        line = sys.stdin.readline()
+        return line if line else None
+
+    def write(text: str) -> None:
+        print(text, end="" if text.endswith("> ") else "\n", flush=True)
+
+    return HumanSeat(profile, read, write)

@@ -35,6 +35,7 @@ from __future__ import annotations
 import codecs
 import hashlib
 import json
+import operator
 import stat
 from collections.abc import Mapping
 from functools import cached_property
@@ -177,6 +178,19 @@ class RuleProfile(_Section):
     def __hash__(self) -> int:
         return self.hash_key
 
+    def __eq__(self, other: object) -> bool:
+        """Field by field, as the fields read now: the sections' values compared as plain dicts.
+        Profiles key many caches on hot paths, and each seat's bot holds its own copy of the rules
+        (``engine.seat_bots``), so equal profiles that are different objects meet on every cache
+        hit; pydantic's own comparison made that a third of a game's time. Reading the values
+        afresh keeps a copy a bot changed (``object.__setattr__``) unequal to the rules it was
+        copied from, so it never shares their cache entries."""
+        if self is other:
+            return True
+        if not isinstance(other, RuleProfile):
+            return NotImplemented
+        return bool(_content(self) == _content(other))
+
     @cached_property
     def digest(self) -> str:
         """A stable 12-hex-digit fingerprint of the rules (``hash_key`` varies by process)."""
@@ -210,6 +224,17 @@ class RuleProfile(_Section):
 
     def to_yaml(self) -> str:
         return yaml.safe_dump(self.to_dict(), sort_keys=False, default_flow_style=False)
+
+
+# ``RuleProfile.__eq__``'s two kinds of field: the sections (models of scalars) and the scalars
+_SECTION_FIELDS = tuple(
+    name
+    for name, field in RuleProfile.model_fields.items()
+    if isinstance(field.annotation, type) and issubclass(field.annotation, BaseModel)
+)
+_SCALAR_FIELDS = tuple(name for name in RuleProfile.model_fields if name not in _SECTION_FIELDS)
+# a profile's fields as they read now, sections as their dicts of scalars, gathered in C
+_content = operator.attrgetter(*(f"{name}.__dict__" for name in _SECTION_FIELDS), *_SCALAR_FIELDS)
 
 
 # ----- loading ----------------------------------------------------------------------

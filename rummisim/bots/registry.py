@@ -88,6 +88,12 @@ class BotSpec:
         """The spec as plain data: the name, or ``{name: ..., params: {...}}``."""
         return {"name": self.name, "params": dict(self.params)} if self.params else self.name
 
+    @property
+    def trusted(self) -> bool:
+        """Whether the bot is one of rummisim's own (a class of ``rummisim.bots``): the engine
+        then shows it its own rules object instead of a copy (``engine.Seats``)."""
+        return self.bot_class().__module__.startswith("rummisim.bots.")
+
     def bot_class(self) -> type[Bot]:
         """The class the name stands for (``resolve_bot``); ``BotError`` if none."""
         return resolve_bot(self.name)

@@ -219,9 +219,9 @@ def run_experiment(
                     assert parallel is not None  # entered above when there is work to do
                     registered = registered_bots(experiment)
                     # loky workers are this process's children: each leaves when it is orphaned
-                    parent = os.getpid() if backend == "loky" else None
+                    orphans_exit = backend == "loky"
                     work = parallel(
-                        delayed(_play_chunk_named)(chunk, schema, registered, parent) for chunk in todo
+                        delayed(_play_chunk_named)(chunk, schema, registered, orphans_exit) for chunk in todo
                     )
                     by_name = {c.name: c for c in todo}
                     for name, tables in work:
@@ -304,10 +304,10 @@ def turns_setting(out: Path, experiment: Experiment, turns: bool | None, previou
 
 
 def _play_chunk_named(
-    chunk: Chunk, schema, registered: dict[str, type], parent: int | None
+    chunk: Chunk, schema, registered: dict[str, type], orphans_exit: bool
 ) -> tuple[str, dict[str, Any]]:
-    if parent is not None and os.getpid() != parent:
-        backends.exit_when_orphaned(parent)
+    if orphans_exit and os.getpid() != chunk.parent_pid:  # in a worker of the planning process
+        backends.exit_when_orphaned(chunk.parent_pid)
     return chunk.name, play_registered(chunk, schema, registered)
 
 

@@ -1559,12 +1559,16 @@ def _host_sets_search(
     ts = profile.tileset
     table_counts, rack_counts, _ = _pools(rack, table, profile, objective, virtual, forced, placed)
     left = len(forced) - sum(freed_in(host, ts.joker) for host in placed)
+    hosts: list[Host] | None
     if profile.jokers.reuse == "new_set":  # a set of one freed joker and rack tiles alone
         hosts = _new_set_hosts(rack_counts, profile)
     else:
-        hosts = _rack_item_hosts(table_counts, rack_counts, profile, left, host_cap, pinned, meter)
-        if hosts is _PIN_MAY_HOST:
-            return None
+        if pinned:  # the hosts are sets of the tiles outside the pins, the pins kept as they are
+            table_counts = _outside_pins(table_counts, rack_counts, pinned, left, profile)
+            if table_counts is None:
+                meter.fail("hosts: pin may host")
+                return None
+        hosts = _rack_item_hosts(table_counts, rack_counts, profile, left, host_cap[0])
     if hosts is None or len(hosts) > host_cap[0]:
         host_cap[0] = -1  # past the limits: ``_solve_rack`` gives up at once
         meter.fail(_hosts_why(left))
@@ -1613,32 +1617,23 @@ def _host_sets_search(
     return best
 
 
-_PIN_MAY_HOST: list[Host] = []  # ``_rack_item_hosts``: a pin could grow into a host (given up)
-
-
 def _new_set_hosts(rack_counts, profile: RuleProfile) -> list[Host]:
     """``reuse: new_set``'s host sets (``opening.new_set_hosts``), those with more rack tiles first
     (good plays early raise the floor)."""
     return sorted(new_set_hosts(rack_counts, profile), key=lambda host: -len(host[2]))
 
 
-def _rack_item_hosts(table_counts, rack_counts, profile, left: int, host_cap, pinned, meter):
+def _rack_item_hosts(table_counts, rack_counts, profile, left: int, cap: int) -> list[Host] | None:
     """``reuse: two_rack_tiles``'s host sets (``freed_joker_hosts``): sets holding one or more of
     the ``left`` freed jokers (up to ``jokers.max_per_set``) beside two other rack items, those
-    with more rack tiles first; None past ``host_cap``; ``_PIN_MAY_HOST`` where a pin could grow
-    into a host (``_outside_pins``)."""
-    if pinned:  # the hosts are sets of the tiles outside the pins, the pins kept as they are
-        table_counts = _outside_pins(table_counts, rack_counts, pinned, left, profile)
-        if table_counts is None:
-            meter.fail("hosts: pin may host")
-            return _PIN_MAY_HOST
-    hosts = freed_joker_hosts(table_counts, rack_counts, profile, limit=host_cap[0])
+    with more rack tiles first; None past ``cap`` of them."""
+    hosts = freed_joker_hosts(table_counts, rack_counts, profile, limit=cap)
     if hosts is not None:
         hosts.sort(key=lambda host: -len(host[2]))
     for shared_by in range(2, min(left, profile.jokers.max_per_set) + 1):
         if hosts is None:
             break
-        limit = host_cap[0] - len(hosts)
+        limit = cap - len(hosts)
         shared = freed_joker_hosts(table_counts, rack_counts, profile, freed=shared_by, limit=limit)
         hosts = None if shared is None else hosts + shared
     return hosts
