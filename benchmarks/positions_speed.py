@@ -8,7 +8,7 @@ counts), after one warm-up pass over every set. Per set: the positions, the tota
 the ratio of the total to the ``standard`` set of the same lineup (target: at most 2x), the
 median and the slowest search, the slowest as a multiple of the ``standard`` sets' median
 (target: at most 100x), and the searches each method answered (``Solution.method``; a
-``cut`` names its give-up, ``Solution.fallback``). The exit code is 1 when a target is missed.
+``cut`` names its give-up, ``Solution.give_up``). The exit code is 1 when a target is missed.
 """
 
 from __future__ import annotations
@@ -38,7 +38,8 @@ def timed(positions, profile, repeats: int):
             solution = solve(rack, table, profile, budget=None, **kwargs)
             runs.append(time.perf_counter() - start)
         seconds.append(statistics.median(runs))
-        methods[solution.method + (f" ({solution.fallback})" if solution.fallback else "")] += 1
+        why = "" if solution.give_up is None else f" ({solution.give_up.value})"
+        methods[solution.method + why] += 1
     return seconds, methods
 
 
@@ -61,10 +62,15 @@ def main() -> int:
             chosen.append((name, lineup, profile, load_set(path, profile)))
     for _, _, profile, positions in chosen:  # warm-up: compile, fill the caches
         timed(positions, profile, 1)
-    results = {(name, lineup): timed(positions, profile, args.repeats) for name, lineup, profile, positions in chosen}
-    std_median = statistics.median(s for (name, _), (secs, _) in results.items() if name == "standard" for s in secs)
+    results = {
+        (name, lineup): timed(positions, profile, args.repeats) for name, lineup, profile, positions in chosen
+    }
+    std_median = statistics.median(
+        s for (name, _), (secs, _) in results.items() if name == "standard" for s in secs
+    )
     print(f"standard sets' median search: {std_median * 1e3:.2f} ms")
-    head = f"{'set':36s} {'n':>4s} {'total s':>8s} {'vs std':>7s} {'median ms':>10s} {'max ms':>8s} {'max/std med':>12s}"
+    head = f"{'set':36s} {'n':>4s} {'total s':>8s} {'vs std':>7s} {'median ms':>10s} {'max ms':>8s}"
+    head += f" {'max/std med':>12s}"
     print(head + "  methods")
     missed = 0
     for (name, lineup), (secs, methods) in results.items():

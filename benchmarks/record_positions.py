@@ -11,7 +11,8 @@ searches are recorded as positions like any other). From each (profile, lineup) 
 seeded ``numpy`` generator draws within each), and writes them to
 ``benchmarks/positions/<profile>--<lineup>.jsonl``, one position a line, in text notation
 (``"R4 J B9"``, ``"R1 R2 R3 | K5 O5 B5"``). It also prints, per set, how many calls the
-integer program answered in play (``Solution.method == "milp"``) and why.
+exact search gave up on in play (``Solution.give_up``) and why, and how many the integer program
+answered (``Solution.method == "milp"``: none, for a profile the dynamic program encodes).
 
 The sets are committed, so that the timings are taken on the same positions from run to run;
 re-record them (this script) when the bots or the rules change what gets searched.
@@ -108,7 +109,7 @@ def main() -> int:
     lineups = args.lineup or list(LINEUPS)
     OUT.mkdir(exist_ok=True)
     seen: list[dict] = []
-    milp: Counter = Counter()
+    gave_up: Counter = Counter()
     current: list = [None]
 
     def record(call_args, call_kwargs, solution, took):
@@ -116,16 +117,18 @@ def main() -> int:
         if profile is None:
             return
         seen.append(position(call_args, call_kwargs, profile))
+        if solution.give_up is not None:
+            gave_up[solution.give_up.value] += 1
         if solution.method == "milp":
-            milp[solution.fallback or "?"] += 1
+            gave_up["milp"] += 1
 
     count_solver_calls(record)
-    print(f"{'set':40s} {'searches':>9s} {'kept':>5s} {'racks':>7s} {'milp':>5s}  why   seconds")
+    print(f"{'set':40s} {'searches':>9s} {'kept':>5s} {'racks':>7s} {'gave up':>8s}  why   seconds")
     for name in names:
         profile = load_profile(name)
         for lineup in lineups:
             seen.clear()
-            milp.clear()
+            gave_up.clear()
             current[0] = profile
             start = time.perf_counter()
             for seed in range(args.games):
@@ -137,11 +140,11 @@ def main() -> int:
             path = OUT / f"{name}--{lineup}.jsonl"
             path.write_text("".join(json.dumps(p, sort_keys=True) + "\n" for p in kept))
             sizes = [len(p["rack"].split()) for p in kept]
-            why = ", ".join(f"{k} {v}" for k, v in milp.most_common())
-            total = sum(milp.values())
+            why = ", ".join(f"{k} {v}" for k, v in gave_up.most_common())
+            total = sum(gave_up.values())
             print(
                 f"{name + ' / ' + lineup:40s} {len(seen):>9d} {len(kept):>5d} "
-                f"{min(sizes):>3d}-{max(sizes):<3d} {total:>5d}  {why or '-'}  {took:.0f}"
+                f"{min(sizes):>3d}-{max(sizes):<3d} {total:>8d}  {why or '-'}  {took:.0f}"
             )
     return 0
 

@@ -2,7 +2,7 @@
 their solver calls (a benchmark, not a test).
 
     python benchmarks/variant_throughput.py [--games 64] [--repeats 3] [--profile NAME ...]
-        [--track-two-hosts] [--relax-tracked] [--no-budget]
+        [--no-budget]
 
 Rows: four ``greedy`` bots under each built-in profile (or the ``--profile`` subset; ``standard``
 greedy always runs, it is the yardstick) and four ``beginner`` bots (``rearrange=False``
@@ -14,24 +14,20 @@ standard greedy comes with a 95% bootstrap interval (games resampled with replac
 on its own, 2,000 resamples from a seeded generator). The target (every profile at least 0.5x
 standard greedy, beginner at least 0.5x greedy) is judged on the point ratio.
 
-Why an interval and 64 games: the time is heavy-tailed. A few searches a hundred games (a
-table joker freed by a rack tile whose host sets the DP cannot list, see the README) go to the
-integer program at 0.3-1.5 s each, as long as a hundred ordinary turns, and ``standard`` has
-them too. With 16 games a row holds 0-5 of them, and whether the yardstick drew one decides
-the ratios (16 games put classic-wrap at 0.35x; games 16-47 of standard alone took 3.4 s, 1.4 s
-of it in two such calls). The ``milp s`` column gives the seconds those calls took (their
-share of the row's time), ``slowest`` the slowest single search, ``w/o milp`` the ratio with
-every row's integer-program seconds taken out of its time (what the search alone does).
+Why an interval and 64 games: the time is heavy-tailed (a few searches of a game take as long as
+a hundred ordinary turns), so whether the yardstick drew one decides a ratio of few games.
+``slowest`` is the slowest single search of the row.
 
-Also per row: the solver calls by method (``Solution.method``: dp, beam, milp, none, cut) with
-the MILP calls per 1,000 searches. ``--no-budget`` plays every profile without its search budget
-(``time_limit.search_budget: null``): every search exact, no beam or cut answers, so the two
-profiles with a budget (``polish-40``, ``guide-strict-joker``) play other games, and the rows
-show what their budget saves. The calls are counted by wrapping ``solve`` wherever the bots and
-the engine hold it (every loaded ``rummisim.*`` module whose ``solve`` is
-``rummisim.solver.dispatch.solve``, the package ``rummisim.solver`` too, which modules that
-import it on first use read); the games are seeded, so every repeat makes the same calls and
-the counts and seconds are those of the last repeat.
+Also per row: the solver calls by method (``Solution.method``: dp, beam, cut, none, milp) with
+the searches the exact search gave up on per 1,000 searches (``give-ups/1k``: a ``cut`` answer
+that names its ``Solution.give_up``; a bounded search answered them), and the budget's spends
+per 1,000 searches (``beam/1k``). ``--no-budget`` plays every profile without its search budget
+(``time_limit.search_budget: null``), so the two profiles with a budget (``polish-40``,
+``guide-strict-joker``) play other games, and the rows show what their budget saves. The calls
+are counted by wrapping ``solve`` wherever the bots and the engine hold it (every loaded
+``rummisim.*`` module whose ``solve`` is ``rummisim.solver.dispatch.solve``, the package
+``rummisim.solver`` too, which modules that import it on first use read); the games are seeded,
+so every repeat makes the same calls and the counts and seconds are those of the last repeat.
 
 Replaces ``profile_speed.py``. To compare two versions, run it in both checkouts:
 ``cd DIR && PYTHONPATH=DIR python benchmarks/variant_throughput.py``.
@@ -47,7 +43,6 @@ from collections import Counter, defaultdict
 import numpy as np
 
 import rummisim.solver.dispatch as dispatch
-import rummisim.solver.dp as dp
 from rummisim import builtin_profiles, load_profile, play_game
 from rummisim.profile import RuleProfile, profile_from_dict
 from rummisim.solver import METHODS
@@ -61,7 +56,7 @@ BOOT_SEED = 2026
 
 class Calls:
     """Solver calls by ``Solution.method``: how many, their seconds, the slowest one; the
-    integer program's calls also by why the DP handed them on (``Solution.fallback``)."""
+    searches the exact search gave up on also by why (``Solution.give_up``)."""
 
     def __init__(self) -> None:
         self.count: Counter[str] = Counter()
@@ -99,9 +94,9 @@ def count_solver_calls(record=None) -> Calls:
         calls.count[solution.method] += 1
         calls.seconds[solution.method] += took
         calls.slowest = max(calls.slowest, took)
-        if solution.method == "milp":
-            calls.why[solution.fallback] += 1
-            calls.why_seconds[solution.fallback] += took
+        if solution.give_up is not None:
+            calls.why[solution.give_up.value] += 1
+            calls.why_seconds[solution.give_up.value] += took
         if record is not None:
             record(args, kwargs, solution, took)
         return solution
@@ -146,25 +141,11 @@ def main() -> int:
         help="a built-in profile to run (repeatable; default: all)",
     )
     parser.add_argument(
-        "--track-two-hosts",
-        action="store_true",
-        help="two freed jokers past the host listing go to the search with two host fields "
-        "(dp.TRACK_TWO_HOSTS), not the MILP",
-    )
-    parser.add_argument(
-        "--relax-tracked",
-        action="store_true",
-        help="the tracked host pass also takes three jokers and retries a refused decoding "
-        "(dp.RELAX_TRACKED)",
-    )
-    parser.add_argument(
         "--no-budget",
         action="store_true",
         help="every profile without its search budget (every search exact)",
     )
     args = parser.parse_args()
-    dp.TRACK_TWO_HOSTS = args.track_two_hosts
-    dp.RELAX_TRACKED = args.relax_tracked
     names = chosen_profiles(parser, args.profile, keep=("standard",))  # the yardstick always runs
     rows = [(name, "greedy") for name in names] + [("standard", "beginner")]
     calls = count_solver_calls()
@@ -207,13 +188,11 @@ def main() -> int:
         f"per row ({wall:.0f} s timed); a game's time is the median of its repeats"
     )
     head = f"{'profile':<20}{'bots':<10}{'rounds/s':>10}{'vs std greedy':>15}{'95% interval':>16}"
-    head += f"{'target':>9}{'':>6}{'milp s':>14}{'slowest':>9}{'w/o milp':>10}"
-    head += "".join(f"{m:>7}" for m in METHODS) + f"{'MILP/1k':>9}"
+    head += f"{'target':>9}{'':>6}{'slowest':>9}"
+    head += "".join(f"{m:>7}" for m in METHODS) + f"{'give-ups/1k':>12}{'beam/1k':>9}"
     print(head)
     missed = 0
     yardstick = ("standard", "greedy")
-    # rounds/s with the integer program's seconds (the last repeat's) taken out of the row's time
-    bare = {row: rounds[row].sum() / (game_time[row].sum() - stats[row][1].get("milp", 0.0)) for row in rows}
     for row in rows:
         name, bot = row
         ratio = rate[row] / rate[yardstick]
@@ -223,25 +202,19 @@ def main() -> int:
         missed += not ok
         counts, seconds, slowest = stats[row]
         searches = sum(counts.values())
-        per_k = 1000 * counts["milp"] / searches if searches else 0.0
-        milp_s = seconds.get("milp", 0.0)
-        share = milp_s / times[row][-1].sum()
+        gave_up = sum(n for _, n, _ in causes[row])
+        per_k = 1000 * gave_up / searches if searches else 0.0
+        beam_k = 1000 * counts["beam"] / searches if searches else 0.0
         line = f"{name:<20}{bot:<10}{rate[row]:>10.2f}{ratio:>14.2f}x{f'[{lo:.2f}, {hi:.2f}]':>16}"
-        milp_col = f"{milp_s:.2f} ({share:.0%})"
-        line += f"{f'>={target}x':>9}{'ok' if ok else 'MISS':>6}{milp_col:>14}{slowest:>8.2f}s"
-        line += f"{bare[row] / bare[yardstick]:>9.2f}x"
-        line += "".join(f"{counts[m]:>7}" for m in METHODS) + f"{per_k:>9.1f}"
+        line += f"{f'>={target}x':>9}{'ok' if ok else 'MISS':>6}{slowest:>8.2f}s"
+        line += "".join(f"{counts[m]:>7}" for m in METHODS) + f"{per_k:>12.2f}{beam_k:>9.2f}"
         print(line)
     print(
         f"targets: every profile's greedy >= {TARGET_PROFILE}x standard greedy; "
         f"beginner >= {TARGET_BEGINNER}x greedy (standard); {missed} row(s) below target "
         "(judged on the point ratio; the interval shows how much the games drawn decide it)"
     )
-    print(
-        "w/o milp: the ratio with each row's integer-program seconds (its last repeat's) taken out "
-        "of its time and of the yardstick's: what the search alone does"
-    )
-    print("integer-program calls by why the DP handed them on (Solution.fallback; dp.GIVE_UPS):")
+    print("searches the exact search gave up on, by why (Solution.give_up), and their seconds:")
     for row in rows:
         if causes[row]:
             parts = ", ".join(f"{why} {n} ({seconds:.2f} s)" for why, n, seconds in causes[row])

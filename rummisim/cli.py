@@ -137,7 +137,14 @@ def _build_parser() -> argparse.ArgumentParser:
     solve_cmd.add_argument(
         "--budget",
         type=_budget_int,
-        help="search units (DP states plus MILP nodes) the search may spend (default: the profile's)",
+        help="search units (DP states, or MILP nodes) the search may spend (default: the profile's)",
+    )
+    solve_cmd.add_argument(
+        "--method",
+        choices=("search", "milp"),
+        default="search",
+        help="search: the exact dynamic program (what bots use); milp: the integer program, the "
+        "independent reference (slower, up to minutes)",
     )
     solve_cmd.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
@@ -501,7 +508,7 @@ _seed_int = _bounded_int(0, 2**63 - 1)
 
 
 def _cmd_solve(args: argparse.Namespace) -> None:
-    from rummisim.solver import solve  # numba and scipy: loaded by the commands that search only
+    from rummisim.solver import reference_solve, solve  # numba, scipy: loaded by the commands that search
 
     profile = load_profile(args.profile)
     try:
@@ -517,7 +524,12 @@ def _cmd_solve(args: argparse.Namespace) -> None:
     _check_tile_counts(table_tiles(table), rack, profile)
     # no --budget: the profile's
     budget: int | Literal["profile"] = "profile" if args.budget is None else args.budget
-    solution = solve(rack, table, profile, initial=args.initial, objective=args.objective, budget=budget)
+    if args.method == "milp":
+        units = profile.time_limit.search_budget if args.budget is None else args.budget
+        mode = dict(initial=args.initial, objective=args.objective)
+        solution = reference_solve(rack, table, profile, **mode, units=units)
+    else:
+        solution = solve(rack, table, profile, initial=args.initial, objective=args.objective, budget=budget)
     if args.json:
         print(json.dumps(solution_json(solution, profile)))
     else:
@@ -540,8 +552,8 @@ def _check_tile_counts(table: list[int], rack: tuple[int, ...], profile: RulePro
 
 def solution_json(solution: Solution, profile: RuleProfile) -> dict:
     """The ``solve --json`` object: counts, tiles played, the new table (jokers as ``J(R7)``),
-    whether the play is a proven optimum, and which search answered (``Solution.method``; for
-    the integer program, also why the dynamic program handed it on: ``fallback``)."""
+    whether the play is a proven optimum, and which search answered (``Solution.method``; where
+    the exact search gave up, also why: ``give_up``)."""
     ts = profile.tileset
     out = {
         "tiles_placed": solution.tiles_placed,
@@ -552,8 +564,8 @@ def solution_json(solution: Solution, profile: RuleProfile) -> dict:
         "search_units": solution.nodes,
         "method": solution.method,
     }
-    if solution.fallback:
-        out["fallback"] = solution.fallback
+    if solution.give_up is not None:
+        out["give_up"] = solution.give_up.value
     return out
 
 
@@ -580,8 +592,13 @@ def format_solution(
             why = "no rack tile can be placed"
         lines.append(f"play:      no play ({why}); draw instead")
         lines.append(f"new table: {format_table(solution.table, ts)} (unchanged)")
-    proven = "proven optimal" if solution.proven else "NOT proven optimal (the search budget ran out)"
-    by = f"the integer program ({solution.fallback})" if solution.fallback else f"method {solution.method}"
+    proven = "proven optimal"
+    if not solution.proven:
+        why = "the search budget ran out"
+        if solution.give_up is not None:
+            why = f"the exact search gave up: {solution.give_up.value}"
+        proven = f"NOT proven optimal ({why})"
+    by = f"method {solution.method}"
     lines.append(
         f"placed {solution.tiles_placed} tile(s) worth {solution.value_placed} point(s); {proven}; "
         f"{solution.nodes} search units; answered by {by}"

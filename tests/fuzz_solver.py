@@ -2,20 +2,19 @@
 collect it; the agreement tests run a fixed, shrinkable sample of the same kind in CI).
 
     python tests/fuzz_solver.py [--seconds 600] [--seed 16001] [--axis AXIS ...] [--locked 0.5]
-        [--initial 0.2] [--budget N] [--track-two-hosts] [--relax-tracked] [--tracked-only]
+        [--initial 0.2] [--max-rack 20] [--budget N] [--tracked-only]
 
 Each draw picks a variant of ``strategies.VARIANTS`` at random (of the ``--axis`` groups given,
 ``strategies.AXES``; default all), then a position: with probability ``--locked`` (0.5), under a
 profile with jokers, ``random_locked_position`` (table jokers that a rack tile may free),
-else ``random_position`` with a rack of 5-20 tiles; an opening with probability ``--initial``
+else ``random_position`` with a rack of 5 to ``--max-rack`` tiles; an opening with probability ``--initial``
 (0.2), ``rearrange=False`` in 10%, ``objective="value"`` in 30%. Every draw goes through
-``test_solver_agreement.check``: the play must pass ``validate_move``, be proven, and score what
-the MILP scores. A failure is printed with its position (``Position.describe``) and the run goes
+``test_solver_agreement.check``: the play must pass ``validate_move``, and score what the MILP
+scores where it is proven (no more where the exact search gave up and says why). A failure is printed with its position (``Position.describe``) and the run goes
 on; so is a crash. With ``--budget N`` each search gets a budget of N units instead: its play
 must be legal, and score what the MILP scores where it is proven, no more where the budget cut it
-short. ``--track-two-hosts``, ``--relax-tracked``: the search with those switches of ``dp`` on
-(off by default in play); ``--tracked-only``: no host set listed (``dp.MAX_HOST_SOLVES = 0``), so
-every freed joker goes to the tracked pass. The draws depend on the arguments alone; how many fit
+short. ``--tracked-only``: no host set listed (``SearchOptions(max_host_solves=0)``), so every
+freed joker goes to the tracked pass. The draws depend on the arguments alone; how many fit
 in the time does not. Exit status 1 if any draw failed.
 """
 
@@ -41,10 +40,12 @@ from strategies import (  # noqa: E402
 )
 from test_solver_agreement import check  # noqa: E402
 
-import rummisim.solver.dp as dp  # noqa: E402
+from rummisim.solver import SearchOptions  # noqa: E402
 
 
-def draw(rng: np.random.Generator, variants: list[str], locked: float, initial_share: float) -> Position:
+def draw(
+    rng: np.random.Generator, variants: list[str], locked: float, initial_share: float, max_rack: int
+) -> Position:
     """One random position (see the module docstring)."""
     label = variants[int(rng.integers(len(variants)))]
     profile = variant_profile(label)
@@ -52,7 +53,7 @@ def draw(rng: np.random.Generator, variants: list[str], locked: float, initial_s
         table, rack = random_locked_position(profile, rng)
         generator = "locked"
     else:
-        table, rack = random_position(profile, rng, max_rack=int(rng.integers(5, 21)))
+        table, rack = random_position(profile, rng, max_rack=int(rng.integers(5, max_rack + 1)))
         generator = "random"
     initial = bool(rng.random() < initial_share)
     rearrange = bool(rng.random() >= 0.1)
@@ -75,26 +76,22 @@ def main() -> int:
         default=None,
         help="search with this budget (units): legal, never above the MILP",
     )
-    parser.add_argument("--track-two-hosts", action="store_true", help="dp.TRACK_TWO_HOSTS on")
-    parser.add_argument("--relax-tracked", action="store_true", help="dp.RELAX_TRACKED on")
+    parser.add_argument("--max-rack", type=int, default=20, help="the largest rack of random positions")
     parser.add_argument(
-        "--tracked-only", action="store_true", help="no host set listed (dp.MAX_HOST_SOLVES = 0)"
+        "--tracked-only", action="store_true", help="no host set listed (SearchOptions(max_host_solves=0))"
     )
     args = parser.parse_args()
-    dp.TRACK_TWO_HOSTS = args.track_two_hosts
-    dp.RELAX_TRACKED = args.relax_tracked
-    if args.tracked_only:
-        dp.MAX_HOST_SOLVES = 0
+    options = SearchOptions(max_host_solves=0) if args.tracked_only else SearchOptions()
     variants = [label for axis in args.axis for label in labels(axis)] if args.axis else labels()
     rng = np.random.default_rng(args.seed)
     started = time.perf_counter()
     methods: Counter[str] = Counter()
     failed = drawn = 0
     while time.perf_counter() - started < args.seconds:
-        pos = draw(rng, variants, args.locked, args.initial)
+        pos = draw(rng, variants, args.locked, args.initial, args.max_rack)
         drawn += 1
         try:
-            methods[check(pos, "fuzz", args.budget)] += 1
+            methods[check(pos, "fuzz", args.budget, options)] += 1
         except Exception as failure:  # a disagreement, an illegal play, or a crash: all reported
             failed += 1
             print(f"FAILED ({type(failure).__name__}): {failure}", flush=True)

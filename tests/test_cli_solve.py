@@ -192,13 +192,21 @@ def test_bad_budget_exits_2(capsys, budget):
 
 
 def test_which_search_answered_and_why(capsys):
-    """``method`` always; ``fallback`` where the integer program answered: here a ``polish-40``
-    game position whose kept jokers the DP's decoding cannot fit (K4..K13 of tiles, three of
-    them table jokers, past ``max_per_set``)."""
+    """``method`` always; ``give_up`` where the exact search gave up: here a ``polish-40`` game
+    position whose kept jokers the DP's decoding cannot fit (K4..K13 of tiles, three of them
+    table jokers, past ``max_per_set``). ``--method milp`` asks the integer program instead."""
     table = POLISH_KEPT_JOKERS_PAST_THE_CAP
     result = solve_json(capsys, "--profile", "polish-40", "--table", table, "--rack", "R12 B9")
-    assert (result["method"], result["fallback"], result["played"]) == ("milp", "decode", [])
+    assert (result["method"], result["give_up"], result["played"], result["proven"]) == (
+        "cut",
+        "decode",
+        [],
+        False,
+    )
     assert main(["solve", "--profile", "polish-40", "--table", table, "--rack", "R12 B9"]) == 0
-    assert "answered by the integer program (decode)" in capsys.readouterr().out
+    assert "NOT proven optimal (the exact search gave up: decode)" in capsys.readouterr().out
+    args = ("--profile", "polish-40", "--table", table, "--rack", "R12 B9", "--method", "milp")
+    result = solve_json(capsys, *args)
+    assert (result["method"], result["played"], result["proven"]) == ("milp", [], True)
     result = solve_json(capsys, "--rack", "R4 R5 R6")
-    assert result["method"] == "dp" and "fallback" not in result
+    assert result["method"] == "dp" and "give_up" not in result

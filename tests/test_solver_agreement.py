@@ -2,10 +2,13 @@
 
 For each position (``strategies.positions`` or positions recorded from seeded games), the play
 ``solve`` returns must pass ``validate_move`` (``opened = not initial``; a ``rearrange=False`` play
-must also pass under ``turn.rearrange: false``), be proven, and score what the MILP
+must also pass under ``turn.rearrange: false``), and, where proven, score what the MILP
 (``solve_milp``, formulation ``windows``, or ``patterns`` where that play is illegal) scores:
 tiles placed then value placed under ``objective="tiles"``, the reverse under ``"value"`` (both
-methods are exact, so the tables may differ among equal plays, never the scores).
+methods are exact, so the tables may differ among equal plays, never the scores). ``solve`` never
+asks the integer program: where the exact search gives up (``Solution.give_up``, method ``cut``)
+its play must be legal and no better than the MILP's, and the share the DP answers is pinned per
+axis (``test_dp_answers_in_its_scope``).
 
 About 4,800 checks of 3,270 distinct positions (Hypothesis draws some positions more than once):
 ten Hypothesis sweeps, one per axis group (``@settings(max_examples=N, derandomize=True)``, so
@@ -42,8 +45,7 @@ from strategies import (
 
 from rummisim import parse_table, parse_tiles
 from rummisim.moves import IllegalMove, validate_move
-from rummisim.solver import placed_value, solve
-from rummisim.solver.dp import GIVE_UPS
+from rummisim.solver import SearchOptions, placed_value, solve
 from rummisim.solver.milp import solve_milp
 
 SWEEP = settings(
@@ -65,13 +67,13 @@ def method_mix():
     if not METHODS:
         return
     print("\n\nsolve() vs the MILP: positions answered per method, by axis / mode")
-    print(f"{'axis / mode':<52}{'positions':>10}{'dp':>7}{'beam':>6}{'milp':>7}{'none':>6}{'dp share':>10}")
+    print(f"{'axis / mode':<52}{'positions':>10}{'dp':>7}{'beam':>6}{'cut':>7}{'none':>6}{'dp share':>10}")
     for key in sorted(METHODS):
         c = METHODS[key]
         n = c["positions"]
         searched = n - c["none"]
         share = f"{c['dp'] / searched:.0%}" if searched else "-"
-        print(f"{key:<52}{n:>10}{c['dp']:>7}{c['beam']:>6}{c['milp']:>7}{c['none']:>6}{share:>10}")
+        print(f"{key:<52}{n:>10}{c['dp']:>7}{c['beam']:>6}{c['cut']:>7}{c['none']:>6}{share:>10}")
     total = sum(c["positions"] for c in METHODS.values())
     print(f"{'total':<52}{total:>10}   ({len(DISTINCT)} distinct positions)")
 
@@ -124,7 +126,7 @@ def reference(pos: Position):
     raise AssertionError("unreachable")
 
 
-def check(pos: Position, axis: str, budget: int | None = None) -> str:
+def check(pos: Position, axis: str, budget: int | None = None, options: SearchOptions | None = None) -> str:
     """``solve`` is legal, proven and as good as the MILP at ``pos``; returns its method. With a
     search ``budget`` (``tests/fuzz_solver.py --budget``) a search the budget cut short
     (``proven=False``, its method then returned with `` (cut)``) must be legal and no better."""
@@ -137,15 +139,17 @@ def check(pos: Position, axis: str, budget: int | None = None) -> str:
         objective=pos.objective,
         rearrange=pos.rearrange,
         budget=budget,
+        options=options or SearchOptions(),
     )
     counts = METHODS[f"{axis} / {mode(pos)}"]
     counts["positions"] += 1
     DISTINCT.add(pos.describe())
     counts[got.method] += 1
-    # the integer program's answers say why the DP handed the position on, no other does
-    assert (got.fallback in GIVE_UPS) if got.method == "milp" else got.fallback == "", pos.describe()
+    # ``solve`` never asks the integer program; where the exact search gives up it says why
+    assert got.method != "milp", pos.describe()
+    assert got.give_up is None or (got.method == "cut" and not got.proven), pos.describe()
     if budget is None:
-        assert got.proven, f"not proven ({got.method}) at {pos.describe()}"
+        assert got.proven or got.give_up is not None, f"not proven ({got.method}) at {pos.describe()}"
     if got.played:
         check_legal(pos, got.table, got.played, f"solve ({got.method})")
     else:

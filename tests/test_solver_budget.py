@@ -1,6 +1,7 @@
 """The search budget (``time_limit.search_budget``): deterministic units, a proven optimum
-when it suffices, a legal play marked not proven when it runs out, and the last fallback
-re-validated (``SolverError`` rather than an illegal move)."""
+when it suffices, a legal play marked not proven when it runs out, never the integer program;
+and the reference integer program's answer re-validated (``SolverError`` rather than an illegal
+move)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import rummisim.solver.dispatch as solver_module
 import rummisim.solver.milp as milp_module
 from rummisim import load_profile, play_game
 from rummisim.moves import validate_move
-from rummisim.solver import SolverError, solve
+from rummisim.solver import SolverError, reference_solve, solve
 from rummisim.solver.common import SearchBudgetSpent
 from rummisim.solver.common import SearchResult as MilpResult
 from rummisim.solver.dispatch import BEAM_SHARE
@@ -154,10 +155,9 @@ def test_an_illegal_answer_from_every_formulation_raises(standard, monkeypatch):
     def fake_milp(rack, table_, profile, **kwargs):
         return MilpResult(bogus + table("K9 O9 B9", standard), tiles("K9", standard), True, 1)
 
-    monkeypatch.setattr(solver_module, "solve_dp", lambda *a, **k: None)
     monkeypatch.setattr(solver_module, "solve_milp", fake_milp)
     with pytest.raises(SolverError, match=r"rack 'R4 K9' and table 'R1 R2 R3'"):
-        solve("R4 K9", "R1 R2 R3", standard)
+        reference_solve("R4 K9", "R1 R2 R3", standard)
 
 
 def test_an_illegal_first_answer_falls_back_to_the_pattern_formulation(standard, monkeypatch):
@@ -170,9 +170,8 @@ def test_an_illegal_first_answer_falls_back_to_the_pattern_formulation(standard,
             return MilpResult(table("K9 O9 B9", standard), tiles("K9", standard), True, 1)
         return real(rack, table_, profile, **kwargs)
 
-    monkeypatch.setattr(solver_module, "solve_dp", lambda *a, **k: None)
     monkeypatch.setattr(solver_module, "solve_milp", first_bogus)
-    solution = solve("R4 K9", "R1 R2 R3", standard)
+    solution = reference_solve("R4 K9", "R1 R2 R3", standard)
     assert calls == ["windows", "patterns"]
     assert solution.tiles_placed == 1 and legal(standard, "R1 R2 R3", "R4 K9", solution)
 
@@ -202,8 +201,8 @@ def test_an_opening_that_may_touch_the_table_cut_short_plays_the_rest_on_the_tab
 
 
 # a late position from a seeded game of four ``lookahead`` bots on ``standard``: freeing the
-# locked table jokers (two rack tiles beside each) lists more joker hosts than the DP's limits,
-# so the exact search asks the integer program, which plays 14 tiles
+# locked table jokers (two rack tiles beside each) lists more joker hosts than the DP's limits;
+# one search that tracks the two freed jokers' host sets plays 14 tiles, as the integer program
 HOSTS = (
     "K1 K4 K8 K9 R1 R3 R4 R8 R9 R9 R10 R13 O5 O10 B1",
     "K2 R2 B2 | K13 J(R13) O13 B13 | R11 R12 R13 | O3 O4 J(O5) | O7 O8 O9 | O9 O10 O11"
@@ -211,23 +210,44 @@ HOSTS = (
 )
 
 
-def test_a_search_that_settles_never_calls_the_integer_program(standard, monkeypatch):
-    rack, table_text = HOSTS
-    exact = solve(rack, table_text, standard)
-    assert exact.method == "milp" and exact.proven
-
+def no_integer_program(monkeypatch) -> None:
     def no_milp(*args, **kwargs):
-        raise AssertionError("exact=False must not call the integer program")
+        raise AssertionError("solve must never call the integer program")
 
     monkeypatch.setattr(solver_module, "solve_milp", no_milp)
+    monkeypatch.setattr(milp_module, "milp", no_milp)
+
+
+def test_no_search_calls_the_integer_program(standard, monkeypatch):
+    """Two freed jokers past the host listing: the tracked host pass answers exactly, with or
+    without a budget; a quick search (``exact=False``) settles for a legal play, not proven."""
+    rack, table_text = HOSTS
+    ref = reference_solve(rack, table_text, standard)
+    no_integer_program(monkeypatch)
+    exact = solve(rack, table_text, standard, budget=None)
+    assert (exact.method, exact.proven, exact.tiles_placed) == ("dp", True, ref.tiles_placed)
+    assert exact.value_placed == ref.value_placed
+    assert solve(rack, table_text, standard, budget=200_000).played == exact.played
     settled = solve(rack, table_text, standard, exact=False)
-    assert settled.method == "cut" and not settled.proven
+    assert settled.method == "cut" and not settled.proven and settled.give_up is not None
     assert settled.is_play and legal(standard, table_text, rack, settled)
     assert settled.tiles_placed <= exact.tiles_placed
     # a position the DP answers is answered the same, and proven
     small = solve("R4 R5 K6 K7 B9 O10", "R1 R2 R3 | O7 O8 O9", standard, exact=False)
     assert small.method == "dp" and small.proven
     assert small.tiles_placed == solve("R4 R5 K6 K7 B9 O10", "R1 R2 R3 | O7 O8 O9", standard).tiles_placed
+
+
+def test_a_budget_below_the_search_plays_the_beam_pass(standard, monkeypatch):
+    """A budget the exact search runs past: the beam pass spends the rest, and its legal play is
+    the answer, not proven, within the budget."""
+    rack, table_text = HOSTS
+    exact = solve(rack, table_text, standard, budget=None)
+    no_integer_program(monkeypatch)
+    cut = solve(rack, table_text, standard, budget=exact.nodes // 2)
+    assert cut.method in ("beam", "cut") and not cut.proven and cut.nodes <= exact.nodes // 2
+    assert cut.is_play and legal(standard, table_text, rack, cut)
+    assert (cut.tiles_placed, cut.value_placed) <= (exact.tiles_placed, exact.value_placed)
 
 
 def test_the_integer_program_is_charged_its_model_per_node(standard):
@@ -243,28 +263,3 @@ def test_the_integer_program_is_charged_its_model_per_node(standard):
     assert (covered.played, covered.table, covered.proven) == (free.played, free.table, True)
     with pytest.raises(SearchBudgetSpent):
         solve_milp(*args, **opts, units=free.nodes - 1)
-
-
-def test_a_budget_that_does_not_cover_the_integer_program_settles(standard, monkeypatch):
-    """Under a budget the DP settles for its best legal play past its joker-host limits, and
-    the integer program improves on it only where the budget left covers its model."""
-    rack, table_text = HOSTS
-    exact = solve(rack, table_text, standard, budget=None)
-    assert exact.method == "milp" and exact.proven and exact.fallback == "hosts: 2 freed"
-    assert exact.nodes > 200_000  # the DP's states and the integer program's model
-    roomy = solve(rack, table_text, standard, budget=10 * exact.nodes)
-    assert (roomy.method, roomy.proven, roomy.played, roomy.table) == (
-        "milp",
-        True,
-        exact.played,
-        exact.table,
-    )
-
-    def no_solve(**kwargs):
-        raise AssertionError("the budget does not cover the integer program's model")
-
-    monkeypatch.setattr(milp_module, "milp", no_solve)
-    cut = solve(rack, table_text, standard, budget=200_000)
-    assert cut.method == "cut" and not cut.proven and cut.nodes <= 200_000
-    assert cut.is_play and legal(standard, table_text, rack, cut)
-    assert (cut.tiles_placed, cut.value_placed) <= (exact.tiles_placed, exact.value_placed)

@@ -11,7 +11,7 @@ from strategies import game_positions, positions
 
 from rummisim import load_profile, parse_table, parse_tiles
 from rummisim.moves import validate_move
-from rummisim.solver import dp, placed_value, solve
+from rummisim.solver import GiveUp, SearchOptions, placed_value, reference_solve, solve
 from rummisim.solver.dp import solve_dp, solve_dp_opening
 from rummisim.solver.milp import solve_milp
 
@@ -141,19 +141,31 @@ def test_scope_returns_none():
     assert solve_dp(parse_tiles("R4", std), (), std, objective="fun") is None
 
 
-def test_the_milp_says_why_the_dp_handed_it_on():
-    """``Solution.fallback``: outside the DP's scope; a table whose kept jokers the decoding
+def test_a_give_up_says_why_and_is_not_proven():
+    """``Solution.give_up``: outside the DP's scope; a table whose kept jokers the decoding
     cannot fit within ``max_per_set`` (K9-K13 keeps two jokers, K4-K8 one: the DP's K4..K13 of
-    tiles holds three; a game position of ``polish-40``, 4 jokers); a DP answer is no fallback."""
+    tiles holds three; a game position of ``polish-40``, 4 jokers); a DP answer gives up nothing.
+    Where the exact search gives up, the answer is a bounded search's legal play, not proven,
+    and never the integer program's; the reference (``reference_solve``) is asked explicitly."""
     strict = with_overrides("guide-strict-joker", jokers={"table_jokers": "free"})
     sol = solve("K3 O3", "R3 R4 R5 J(R6)", strict, budget=None)
-    assert (sol.method, sol.fallback) == ("milp", "scope")
+    assert (sol.method, sol.give_up, sol.proven) == ("cut", GiveUp.SCOPE, False)
     polish = load_profile("polish-40")
     table = POLISH_KEPT_JOKERS_PAST_THE_CAP
     sol = solve("R12 B9", table, polish, budget=None)
-    assert (sol.method, sol.fallback, sol.played) == ("milp", "decode", ())
+    assert (sol.method, sol.give_up, sol.played) == ("cut", GiveUp.DECODE, ())
+    ref = reference_solve("R12 B9", table, polish)
+    assert (ref.method, ref.proven, ref.played) == ("milp", True, ())
     sol = solve("R12 B9", "R9 R10 R11 | K5 O5 B5", polish, budget=None)
-    assert (sol.method, sol.fallback, len(sol.played)) == ("dp", "", 1)
+    assert (sol.method, sol.give_up, len(sol.played)) == ("dp", None, 1)
+
+
+def test_a_decoding_without_room_keeps_a_rack_joker_back(std_free):
+    """Two rack jokers and one group of three: the DP counts both jokers as played, the decoding
+    finds room for one; the bounded answer is the search of the rack less one joker."""
+    sol = solve("J J", "K5 O5 B5", std_free, budget=None)
+    assert (sol.method, sol.give_up, sol.tiles_placed) == ("cut", GiveUp.DECODE, 1)
+    assert solve("J", "K5 O5 B5", std_free, budget=None).method == "dp"
 
 
 def test_solve_uses_the_dp_and_stays_legal(std_free):
@@ -351,13 +363,11 @@ def test_opening_that_may_touch_the_table_agrees_with_milp(name):
 @given(pos=positions())
 def test_dead_end_states_change_no_answer(pos):
     """The exact passes leave out states whose key rules out every continuation
-    (``dp.PRUNE_DEAD``): the same play on every variant, in fewer states, never more."""
+    (``SearchOptions.prune_dead``): the same play on every variant, in fewer states, never more."""
     args = (pos.rack, pos.table, pos.profile)
     opts = dict(initial=pos.initial, objective=pos.objective, rearrange=pos.rearrange, budget=None)
     pruned = solve(*args, **opts)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(dp, "PRUNE_DEAD", False)
-        whole = solve(*args, **opts)
+    whole = solve(*args, **opts, options=SearchOptions(prune_dead=False))
     assert (pruned.tiles_placed, pruned.value_placed) == (whole.tiles_placed, whole.value_placed)
     if pruned.method == whole.method == "dp":  # (a search past a limit without it may go elsewhere)
         assert (pruned.played, pruned.table) == (whole.played, whole.table)

@@ -2,10 +2,13 @@
 
 ``solve`` (``dispatch``) is the one entry point; the methods behind it:
 
-- ``dp``: the exact dynamic program over tile values (numba kernel), with ``dp_decode``
-  (its run types, decoding into sets, joker hosts);
-- ``milp``: the integer program (scipy's HiGHS), the independent reference in tests and
-  the rare fallback in play, with ``patterns`` (its set patterns);
+- ``dp``: the exact dynamic program over tile values, split by job (``tables``, ``kernel``,
+  ``passes``, ``pins``, ``decode``, ``jokers``, ``hosts``; see ``dp``'s docstring);
+- ``milp``: the integer program (scipy's HiGHS), the independent reference
+  (``reference_solve``: the tests, the agreement and fuzz scripts, ``rummisim solve --method
+  milp``) and the search of profiles the dynamic program does not encode, with ``patterns``
+  (its set patterns); nothing in play reaches it for a profile the DP encodes;
+- ``budget``: the search's limits (``SearchOptions``), its meter, and why it gives up (``GiveUp``);
 - ``common``: the result type, the objective's gains and shared rule constants.
 
 ``supported(profile)``: whether the dynamic program encodes the profile at all (the public scope
@@ -23,11 +26,23 @@ from rummisim.solver.common import OBJECTIVES
 
 if TYPE_CHECKING:
     from rummisim.profile import RuleProfile
-    from rummisim.solver.dispatch import METHODS, Solution, SolverError, placed_value, solve
+    from rummisim.solver.budget import GiveUp, SearchOptions
+    from rummisim.solver.dispatch import METHODS, Solution, SolverError, placed_value, reference_solve, solve
 
-__all__ = ["METHODS", "OBJECTIVES", "Solution", "SolverError", "placed_value", "solve", "supported"]
+__all__ = [
+    "METHODS",
+    "OBJECTIVES",
+    "GiveUp",
+    "SearchOptions",
+    "Solution",
+    "SolverError",
+    "placed_value",
+    "reference_solve",
+    "solve",
+    "supported",
+]
 
-_FROM_DISPATCH = frozenset(__all__) - {"OBJECTIVES", "supported"}
+_FROM_DISPATCH = frozenset(__all__) - {"OBJECTIVES", "supported", "GiveUp", "SearchOptions"}
 
 
 def supported(profile: RuleProfile) -> bool:
@@ -40,6 +55,10 @@ def supported(profile: RuleProfile) -> bool:
 
 
 def __getattr__(name: str):
+    if name in ("GiveUp", "SearchOptions"):
+        from rummisim.solver import budget
+
+        return getattr(budget, name)
     if name in _FROM_DISPATCH:
         from rummisim.solver import dispatch
 

@@ -51,20 +51,14 @@ engine applies the profile's ``time_limit.on_timeout`` rule.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from rummisim.melds import Meld, format_table, parse_table, rack_penalty
 from rummisim.profile import RuleProfile
+from rummisim.solver.budget import DEFAULT_OPTIONS, GiveUp, Meter, SearchBudgetSpent, SearchOptions
 from rummisim.solver.common import OBJECTIVES, SearchResult, is_legal, tile_gain
-from rummisim.solver.dp import (
-    Meter,
-    SearchBudgetSpent,
-    solve_dp,
-    solve_dp_beam,
-    solve_dp_opening,
-    without_rearrange,
-)
+from rummisim.solver.dp import encodable, solve_dp, solve_dp_beam, solve_dp_opening, without_rearrange
 from rummisim.solver.milp import solve_milp
 from rummisim.tiles import format_tiles, parse_tiles
 
@@ -84,7 +78,7 @@ class Solution:
     proven: bool
     nodes: int = 0
     method: str = "dp"  # what answered: one of METHODS
-    fallback: str = ""  # with ``method == "milp"``: why the DP handed it on (``dp.GIVE_UPS``)
+    give_up: GiveUp | None = None  # why the exact search gave up (``method == "cut"``), if it did
 
     @property
     def is_play(self) -> bool:
@@ -100,10 +94,10 @@ def placed_value(played, profile: RuleProfile) -> int:
 METHODS = (
     "dp",  # the exact dynamic program (``dp``)
     "beam",  # its beam pass, once the search budget ran out (not proven)
-    "milp",  # the integer program: outside the DP's scope, or its answer refused
+    "cut",  # the exact search gave up (``Solution.give_up``): the best legal play it settled, or
+    # of one bounded beam pass (``GIVE_UP_STATES``); not proven
     "none",  # nothing to search (an empty rack) or the budget spent before any search
-    "cut",  # the DP's best play past its limits or scope (not proven): ``exact=False``, or
-    # under a budget that does not cover the integer program
+    "milp",  # the integer program: ``reference_solve``, and profiles the DP does not encode
 )
 
 
@@ -117,6 +111,7 @@ def _is_legal(profile, table, rack, result: SearchResult, *, opened: bool) -> bo
 
 
 BEAM_SHARE = 4  # with a budget, the exact search may spend all but 1/BEAM_SHARE of it
+GIVE_UP_STATES = 1 << 17  # the bounded beam pass where the exact search gives up
 
 
 def solve(
@@ -129,13 +124,14 @@ def solve(
     rearrange: bool = True,
     budget: int | None | Literal["profile"] = "profile",
     exact: bool = True,
+    options: SearchOptions = DEFAULT_OPTIONS,
 ) -> Solution:
     """The best play (see the module docstring). ``rack`` and ``table`` may be codes and
     melds or text (``"R4 J B9"``, ``"R1 R2 R3 | K5 O5 B5"``). ``budget`` (default: the
     profile's ``time_limit.search_budget``; ``None``: no budget) bounds the search units spent.
-    ``exact=False`` never calls the integer program: where the DP runs past its joker-host
-    limits it answers the best legal play it found, and outside its scope no play, both with
-    ``proven=False`` and ``method="cut"`` (a fast policy's search, e.g. in rollouts)."""
+    ``exact=False``: lower joker-host limits, and where the exact search gives up, its best legal
+    play found (or none) without the bounded pass (a fast policy's search, e.g. in rollouts).
+    ``options``: the exact search's limits (``SearchOptions``)."""
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     if isinstance(rack, str):
@@ -147,62 +143,84 @@ def solve(
         budget = profile.time_limit.search_budget
     if not rack:
         return Solution((), table, 0, 0, True, method="none")
-    opened = not initial
-    # under a budget the DP settles for its best legal play past the joker-host limits, and the
-    # integer program improves on it only where the budget left covers its model
-    meter = Meter(
-        None if budget is None else budget - budget // BEAM_SHARE, settle=budget is not None, quick=not exact
-    )
-    result = None
+    if not encodable(profile):  # the one profile-level exception (``supported``)
+        units = budget
+        try:
+            return reference_solve(rack, table, profile, initial=initial, objective=objective,
+                                   rearrange=rearrange, units=units)  # fmt: skip
+        except SearchBudgetSpent:
+            return _solution(SearchResult(table, (), False, 0), profile, proven=False, nodes=0, method="none")
+    # under a budget the exact search may spend all but a share of it; the beam pass gets the rest
+    exact_share = None if budget is None else budget - budget // BEAM_SHARE
+    meter = Meter(exact_share, settle=True, quick=not exact, options=options)
     # without rearrangement the DP pins every table set (``dp``), and its answers are checked
     # under ``turn.rearrange: false``
     rules = profile if rearrange else without_rearrange(profile)
-    # the value-by-value dynamic program answers most positions exactly and fast; it
-    # returns None outside its scope (or past its state bound)
     search = _Search(rack, table, profile, rules, initial, objective)
     try:
         result = search.dp(meter)
     except SearchBudgetSpent:
         assert budget is not None  # the meter runs out only under a budget
-        cut = search.beam(budget - meter.spent, meter.spent, meter.kept)
-        if cut is not None:
-            return cut
-        result = None  # outside the beam's scope: the integer program gets the rest
-    if result and result.played and not search.legal(result):
-        meter.fail("refused")
+        cut = search.beam(budget - meter.spent, meter.spent, meter.kept, "beam")
+        return cut or search.best(search.nothing, meter.kept, meter.spent, "none")
+    if result is not None and result.played and not search.legal(result):
+        meter.fail(GiveUp.REFUSED)
         result = None
     if result is not None and not meter.cut:
         return _solution(result, profile, proven=True, nodes=meter.spent, method="dp")
-    # the DP's best legal play past its joker-host limits (``Meter.settle``), or none
-    settled = result or search.nothing
-    if not exact:
-        return _solution(settled, profile, proven=False, nodes=meter.spent, method="cut")
-    spent = meter.spent
-    # the integer program: outside the DP's scope, or past its limits where the budget left
-    # covers the integer program's model; a search cut short keeps its best play
+    if result is not None or not exact:
+        # past the joker-host limits: the best legal play of the joker choices it did settle
+        return search.best(result or search.nothing, meter.kept, meter.spent, "cut", meter.why)
+    # the exact search gave up (``meter.why``): the best play of one bounded beam pass
+    why = meter.why
+    left = GIVE_UP_STATES if budget is None else min(GIVE_UP_STATES, budget - meter.spent)
+    cut = search.beam(left, meter.spent, meter.kept, "cut", why) if left > 0 else None
+    cut = cut or search.best(search.nothing, meter.kept, meter.spent, "cut", why)
+    joker = profile.tileset.joker
+    if why is GiveUp.DECODE and joker in rack:
+        # the decoding could not place every joker the DP counted as played: the best play that
+        # keeps a rack joker back (the DP's exact search of the rack less one joker)
+        less = list(rack)
+        less.remove(joker)
+        rest = None if budget is None else budget - cut.nodes
+        if rest is None or rest > 0:
+            kept = solve(
+                tuple(less), table, profile, initial=initial, objective=objective, rearrange=rearrange,
+                budget=rest, exact=exact, options=options,
+            )  # fmt: skip
+            if search.gain(kept.played) > search.gain(cut.played):
+                return replace(kept, proven=False, nodes=cut.nodes + kept.nodes, method="cut", give_up=why)
+    return cut
+
+
+def reference_solve(
+    rack,
+    table,
+    profile: RuleProfile,
+    *,
+    initial: bool = False,
+    objective: str = "tiles",
+    rearrange: bool = True,
+    units: int | None = None,
+) -> Solution:
+    """The integer program's best play (``milp``): the independent reference that the tests and
+    the agreement and fuzz scripts compare ``solve`` with, ``rummisim solve --method milp``, and
+    the search of the profiles the dynamic program does not encode. Formulation ``windows``, then
+    ``patterns`` where that play fails ``validate_move``; ``SolverError`` should both fail.
+    ``units``: a node limit in search units (cut short: its best play found, not proven; past it
+    before one node, ``SearchBudgetSpent``)."""
+    if isinstance(rack, str):
+        rack = parse_tiles(rack, profile.tileset)
+    if isinstance(table, str):
+        table = parse_table(table, profile)
+    rack, table = tuple(int(t) for t in rack), tuple(table)
     for formulation in ("windows", "patterns"):
-        left = None if budget is None else budget - spent
-        if left is not None and left <= 0 and not settled.played and not meter.kept:
-            return _solution(settled, profile, proven=False, nodes=spent, method="none")
-        try:
-            result = solve_milp(
-                rack,
-                table,
-                profile,
-                initial=initial,
-                objective=objective,
-                rearrange=rearrange,
-                units=left,
-                formulation=formulation,
-            )
-        except SearchBudgetSpent:  # the budget left does not cover one node of its model
-            return search.best(settled, meter.kept, spent, "cut")
-        spent += result.nodes
-        if not result.proven and search.gain(result.played) <= search.gain(settled.played):
-            return search.best(settled, meter.kept, spent, "cut")
-        if not result.played or _is_legal(profile, table, rack, result, opened=opened):
-            why = meter.why or "scope"  # (a DP entry point that gives up without saying why)
-            return _solution(result, profile, proven=result.proven, nodes=spent, method="milp", why=why)
+        result = solve_milp(
+            rack, table, profile, initial=initial, objective=objective, rearrange=rearrange,
+            units=units, formulation=formulation,
+        )  # fmt: skip
+        if not result.played or _is_legal(profile, table, rack, result, opened=not initial):
+            return _solution(result, profile, proven=result.proven, nodes=result.nodes, method="milp")
         # the windows model aggregates jokers and can, rarely, decode into sets the engine
         # refuses; the pattern formulation places every joker explicitly
     ts = profile.tileset
@@ -240,7 +258,7 @@ class _Search:
     def gain(self, played) -> int:
         return sum(tile_gain(self.profile, t, self.objective) for t in played)
 
-    def best(self, result: SearchResult, kept, nodes: int, method: str) -> Solution:
+    def best(self, result: SearchResult, kept, nodes: int, method: str, why: GiveUp | None = None):
         """``result`` (not proven best), or the best legal play in ``kept`` (a ``Meter``'s, best
         first) where that places more."""
         gain = self.gain(result.played)
@@ -251,11 +269,12 @@ class _Search:
             if self.legal(candidate):
                 result = candidate
                 break
-        return _solution(result, self.profile, proven=False, nodes=nodes, method=method)
+        return _solution(result, self.profile, proven=False, nodes=nodes, method=method, why=why)
 
-    def beam(self, states: int, spent: int, kept) -> Solution | None:
-        """The rest of the budget (``states``) on one beam pass: a good play, not proven best,
-        or the best legal play ``kept`` where that is better; None outside the beam's scope.
+    def beam(self, states: int, spent: int, kept, method: str, why: GiveUp | None = None) -> Solution | None:
+        """One beam pass of at most ``states`` states (the rest of the budget, or the bounded pass
+        after the exact search gave up, ``why``): a good play, not proven best, or the best legal
+        play ``kept`` where that is better; None outside the beam's scope.
         An opening searches the rack alone; where it may touch the table, a second pass then
         plays the rest of the rack on the table as a turn, beside the opening's sets (what is
         left of the states). A search that pins table sets keeps its pins: the joker sets under
@@ -286,11 +305,17 @@ class _Search:
                     both = SearchResult(more.table + opening_sets, played, False, nodes)
                     if self.legal(both):
                         beam = both
-        return self.best(beam, kept, nodes, "beam")
+        return self.best(beam, kept, nodes, method, why)
 
 
 def _solution(
-    result: SearchResult, profile: RuleProfile, *, proven: bool, nodes: int, method: str, why: str = ""
+    result: SearchResult,
+    profile: RuleProfile,
+    *,
+    proven: bool,
+    nodes: int,
+    method: str,
+    why: GiveUp | None = None,
 ) -> Solution:
     return Solution(
         played=result.played,
@@ -300,5 +325,5 @@ def _solution(
         proven=proven,
         nodes=nodes,
         method=method,
-        fallback=why,
+        give_up=why,
     )

@@ -1,0 +1,125 @@
+"""What one search may spend, and why a part of it gives up.
+
+``SearchOptions``: the search's limits, one frozen record passed down explicitly (tests and
+benchmarks build their own instead of flipping module globals). ``Meter``: the states a
+search may still create under the search budget (``None``: no budget), those it made, the
+best legal plays it found on its way, and why a part of it gave up (``GiveUp``). Pure.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from rummisim.melds import Meld
+from rummisim.solver.common import SearchBudgetSpent
+
+__all__ = ["GiveUp", "Meter", "SearchBudgetSpent", "SearchOptions", "UNLIMITED"]
+
+UNLIMITED = 1 << 62
+KEPT_PLAYS = 8  # legal plays a ``Meter`` keeps for a search cut short by its budget
+
+
+class GiveUp(enum.Enum):
+    """Why the exact search could not settle a position (``Meter.why``, ``Solution.give_up``);
+    ``solve`` then answers the best legal play a bounded search finds, not proven best."""
+
+    SCOPE = "scope"  # the profile or table is outside what the DP takes (``supported``, ``encodable``)
+    OPENING_CORES = "opening cores"  # more opening cores than ``MAX_CORES`` (or their search's steps)
+    STRICT_SPLIT = "strict sets: split joker set"  # a strict joker set keeps one joker, frees another
+    HOSTS_REUSE_ANY = "hosts: reuse any"  # a better bound frees a joker under ``reuse: any``, refused
+    HOSTS_1 = "hosts: 1 freed"  # the host sets of the freed jokers: too many to list (by how many)
+    HOSTS_2 = "hosts: 2 freed"
+    HOSTS_3 = "hosts: 3+ freed"
+    HOSTS_STATES = "hosts: states"  # ... or their DP passes ran past ``max_host_states``
+    HOSTS_REFUSED = "hosts: refused"  # a host play ``validate_move`` refuses
+    PIN_MAY_HOST = "hosts: pin may host"  # a pinned set could itself grow into a host (``_outside_pins``)
+    TRACKED_NOT_APPLICABLE = "tracked: not applicable"  # the tracked host pass does not take it
+    TRACKED_STATES = "tracked: states"  # ... ran past ``max_tracked_states``
+    TRACKED_REFUSED = "tracked: refused"  # ... decoded into a play ``validate_move`` refuses
+    PINS = "pins"  # pins the DP does not take (jokers past ``max_per_set``, a kept joker outside)
+    STATES = "states"  # past the DP's bound of states (``MAX_STATES``), or its key bits
+    DECODE = "decode"  # the decoding cannot place every joker within ``max_per_set``, or fit the play
+    REFUSED = "refused"  # ``validate_move`` refuses the DP's answer (``dispatch.solve``)
+
+    @classmethod
+    def hosts(cls, freed: int) -> GiveUp:
+        """Host sets too many to list, by the freed jokers left to place."""
+        return (cls.HOSTS_1, cls.HOSTS_2, cls.HOSTS_3)[min(freed, 3) - 1]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchOptions:
+    """The exact search's limits (the defaults are what play uses).
+
+    ``max_host_solves``, ``max_host_states``: DP runs around sets that may hold freed jokers,
+    and their states, past which the host listing gives up (then one search that tracks the host
+    sets, ``max_tracked_states`` at most); ``quick_host_solves``, ``quick_host_states``: the same
+    for a quick search (``Meter.quick``). ``prune_dead``: exact passes leave out dead-end states
+    (states that can no longer close their runs)."""
+
+    max_host_solves: int = 400
+    max_host_states: int = 1 << 18
+    quick_host_solves: int = 24
+    quick_host_states: int = 1 << 14
+    max_tracked_states: int = 1 << 19
+    prune_dead: bool = True
+
+
+DEFAULT_OPTIONS = SearchOptions()
+
+
+class Meter:
+    """The DP states a search may still create (``None``: no budget) and those it made.
+
+    ``settle`` (default false): where a locked-joker position runs past the joker-host limits
+    (``SearchOptions``), settle for the best legal play found so far instead of giving up
+    (``None``), and go on as a quick search; ``cut`` then says that the answer is not proven best
+    (and ``why`` why). ``quick`` (default false): the lower joker-host limits, no tracked host pass,
+    and settle at the first choice that gives up (``solve(exact=False)``). ``kept``: the best legal
+    plays (score, table, played) the search found on its way, kept for when the budget runs out
+    before one is proven best (an opening's parts are plays of part of the rack: the caller
+    checks them). ``why``: the last reason a part of the search gave up (``fail``)."""
+
+    def __init__(
+        self,
+        left: int | None = None,
+        *,
+        settle: bool = False,
+        quick: bool = False,
+        options: SearchOptions = DEFAULT_OPTIONS,
+    ) -> None:
+        self.left = left
+        self.spent = 0
+        self.settle = settle or quick
+        self.quick = quick
+        self.options = options
+        self.cut = False
+        self.kept: list[tuple[int, tuple[Meld, ...], tuple[int, ...]]] = []
+        self.why: GiveUp | None = None
+
+    def fail(self, why: GiveUp) -> None:
+        """Record why a part of the search gives up (its answer: None)."""
+        self.why = why
+
+    def keep(self, found) -> None:
+        """Remember a legal play (score, table, played), the ``KEPT_PLAYS`` best."""
+        if found[2] and found not in self.kept:
+            self.kept.append(found)
+            self.kept.sort(key=lambda kept: -kept[0])
+            del self.kept[KEPT_PLAYS:]
+
+    def limit(self) -> int:
+        return UNLIMITED if self.left is None else self.left
+
+    def spend(self, states: int) -> None:
+        self.spent += states
+        if self.left is not None:
+            self.left -= states
+
+    def host_caps(self) -> list[int]:
+        """[host solves, host states] left to a joker choice's host search (quick or full)."""
+        o = self.options
+        if self.quick:
+            return [o.quick_host_solves, o.quick_host_states]
+        return [o.max_host_solves, o.max_host_states]

@@ -1,0 +1,860 @@
+"""Turning the DP's chosen steps back into sets (``decode``, ``build_table``), with the spare
+jokers placed where a set has room; a tracked host pass's steps split into its host set
+(``split_host``).
+
+The DP places only the jokers some set needs; every other joker (the table's must stay, the
+rack's score) is added afterwards where a set has room (``_add_spare_jokers``). If they do not
+fit, the decoding answers ``None`` and the search gives up (``GiveUp.DECODE``); ``solve`` then
+searches the rack less one joker. Runs longer than V (wrap: 1 low and high in one run) are cut
+in two. Pure; no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations, product
+
+import numba
+import numpy as np
+
+from rummisim.geometry import run_geometry
+from rummisim.melds import MIN_NUMBERED_TILES, Meld, make_meld
+from rummisim.profile import RuleProfile
+from rummisim.solver.common import (
+    HOST_RACK_ITEMS,
+)
+from rummisim.solver.kernel import (
+    host_lead,
+)
+from rummisim.solver.pins import (
+    Pin,
+    pin_grows,
+    pin_joins,
+    pin_tail,
+)
+from rummisim.solver.tables import (
+    G_AT,
+    GROUP_NUMBERED,
+    HOST2_GROUP_AT,
+    HOST2_OP_AT,
+    HOST_GROUP_AT,
+    HOST_OP_AT,
+    HOST_SHARE_AT,
+    STARTS_AT,
+    TYPE_A,
+    X_AT,
+    RunTypes,
+    type_arrays,
+)
+
+
+@dataclass
+class _Run:
+    kind: int
+    start: int  # position (1-based; V + 1 is the high 1) of its first tile
+    tiles: list[int]
+    faces: list[int]
+
+
+def restore_jokers(sets, virtual: tuple[int, ...], profile: RuleProfile, avoid=frozenset()) -> bool:
+    """Turn one tile of each kept joker's face back into that joker, in a set that then
+    still holds a numbered tile and at most ``jokers.max_per_set`` jokers (the one with the
+    most numbered tiles, outside the indices in ``avoid`` where one can take it); False if none
+    can take it. ``sets``: lists (tiles, faces)."""
+    joker = profile.tileset.joker
+    cap = profile.jokers.max_per_set
+    for face in virtual:
+        best, best_key = None, None
+        for i, (tiles, _) in enumerate(sets):
+            if face not in tiles:
+                continue
+            numbered = sum(t != joker for t in tiles)
+            jokers = len(tiles) - numbered
+            if numbered - 1 < MIN_NUMBERED_TILES or jokers + 1 > cap:
+                continue
+            key = (i not in avoid, numbered, -jokers)
+            if best_key is None or key > best_key:
+                best, best_key = i, key
+        if best is None:
+            return False
+        tiles = sets[best][0]
+        tiles[tiles.index(face)] = joker
+    return True
+
+
+def build_table(
+    chain,
+    profile: RuleProfile,
+    types: RunTypes,
+    n_pos: int,
+    n_jokers: int,
+    virtual: tuple[int, ...] = (),
+    hosts: tuple[Meld, ...] = (),
+    pins: tuple[Pin, ...] = (),
+    host: HostMoves | None = None,
+    kept_outside_hosts: bool = False,
+) -> tuple[Meld, ...] | None:
+    """The new table of the chosen steps: the DP's sets (the ``pins`` with their own tiles and
+    what they took) and the ``hosts`` sets, the kept jokers (``virtual``, outside the pins)
+    back as jokers, then the jokers no set needed added where a set has room
+    (``jokers.max_per_set``). None when they do not fit; the empty table when the steps make
+    no set (the table was empty: no play). ``host``: the steps of a search that tracked the
+    host set of a freed joker (``split_host``): ``chain`` is then its steps less the host's;
+    ``kept_outside_hosts``: the kept jokers go to other sets than its host runs where they can."""
+    decoded = decode(chain, profile, types, n_pos, pins, host)
+    if decoded is None:
+        return None
+    runs, groups = decoded
+    if not (runs or groups or hosts):
+        # no set at all: a play with a set would score more, whatever jokers it leaves out,
+        # so there is none (the jokers counted as placed have nowhere to go)
+        return ()
+    joker = profile.tileset.joker
+    pinned = sum(pin.jokers for pin in pins)  # the pins' own jokers are not the DP's
+    spare = n_jokers + pinned - sum(tiles.count(joker) for tiles, _ in runs + groups)
+    if spare < 0:
+        return None
+    host_sets = [(list(h.tiles), list(h.faces)) for h in hosts]
+    avoid: frozenset[int] = frozenset()
+    if kept_outside_hosts and host is not None:  # the host runs are the last runs (``decode``)
+        avoid = frozenset(range(len(runs) - len(host.runs), len(runs)))
+    if virtual and not restore_jokers(runs + groups + host_sets, virtual, profile, avoid):
+        return None
+    if not _add_spare_jokers(runs, groups, spare, profile):
+        return None
+    melds: list[Meld] = []
+    for tiles, faces in runs + groups + host_sets:
+        pieces = _split_long(tiles, faces, profile)
+        if pieces is None:
+            return None
+        for tiles_part, faces_part in pieces:
+            meld = _meld(tuple(tiles_part), tuple(faces_part), profile)
+            if meld is None:
+                return None
+            melds.append(meld)
+    return tuple(sorted(melds, key=lambda m: (m.faces, m.tiles)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _fields(action: int, n_types: int):
+    """A colour step's action word read: (runs started, tiles to groups, tiles used, per type
+    the runs extended by a tile and by a joker, the runs extended by a tile, all runs extended)."""
+    moves = tuple(((action >> (3 * k)) & 7, (action >> (3 * (n_types + k))) & 7) for k in range(n_types))
+    return (
+        (action >> STARTS_AT) & 7,
+        (action >> G_AT) & 15,
+        (action >> X_AT) & 15,
+        moves,
+        sum(t for t, _ in moves),
+        sum(t + j for t, j in moves),
+    )
+
+
+def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple[Pin, ...] = (), host=None):
+    """Replay the chosen steps (action words, first step first) into runs and groups (lists of
+    tiles and faces), or None. Without pins the compiled ``_replay`` walks the steps and this
+    builds the sets it lists; with pins, ``_decode_pinned``. ``host`` (``split_host``): the host
+    run joins the runs, and the groups of its value hold the freed joker beside two rack items."""
+    if pins:
+        if host is not None:
+            return None
+        steps = chain.tolist() if isinstance(chain, np.ndarray) else list(chain)
+        return _decode_pinned(steps, profile, types, n_pos, pins)
+    ts = profile.tileset
+    C, joker = ts.colours, ts.joker
+    steps = np.asarray(chain, dtype=np.int64)
+    if steps.shape[0] != n_pos * (C + 1):
+        return None
+    arrays = type_arrays(types)
+    out = _replay(steps, n_pos, C, *arrays)
+    if out is None:
+        return None
+    colour, start, length, jokers, at, to_groups, group_jokers = (a.tolist() for a in out)
+    codes = _codes(profile)
+    runs: list[tuple[list[int], list[int]]] = []
+    for c, first, n, mask in zip(colour, start, length, jokers, strict=True):
+        faces = list(codes[c][first : first + n])
+        runs.append(
+            ([joker if mask >> i & 1 else f for i, f in enumerate(faces)] if mask else faces[:], faces)
+        )
+    groups: list[tuple[list[int], list[int]]] = []
+    for p, counts, n_jokers in zip(at, to_groups, group_jokers, strict=True):
+        group_tiles = [codes[c][p + 1] for c, n in enumerate(counts) for _ in range(n)]
+        joining = [colours for value, colours in host.groups if value == p] if host is not None else []
+        if joining:
+            formed = _host_groups(
+                group_tiles, n_jokers, joining[0], host.rack_jokers, profile, freed=len(joining)
+            )  # fmt: skip
+        else:
+            formed = _groups(group_tiles, n_jokers, profile)
+        if formed is None:
+            return None
+        groups.extend(formed)
+    if host is not None:
+        runs.extend((list(tiles), list(faces)) for tiles, faces in host.runs)
+    return runs, groups
+
+
+@lru_cache(maxsize=64)
+def _codes(profile: RuleProfile) -> list[tuple[int, ...]]:
+    """Per colour, the codes by run position (``RunGeometry.codes``)."""
+    geo = run_geometry(profile)
+    return [geo.codes(c) for c in range(profile.tileset.colours)]
+
+
+MAX_DECODED_RUNS = 256  # runs one decoding may list (the tile set has 106 tiles)
+
+
+MAX_OPEN_PER_COLOUR = 16
+
+
+@numba.njit(cache=True, nogil=True)
+def _replay(steps, n_pos, n_col, after_tile, after_joker, closes, top_jokers):
+    """``decode`` without pins, compiled: each colour step extends the open runs of that colour
+    type by type (first the runs extended by a tile, then by a joker, then the closed ones, in
+    the order they opened), then starts new runs; the last position closes what is open with
+    leading jokers. Returns None when the steps are inconsistent, else (the runs in the order
+    they close: their colours, first positions, lengths and joker masks; the positions where
+    groups form: the tiles of each colour set aside for them, and the jokers they take)."""
+    n_types = after_tile.shape[0]
+    colour = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
+    start = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
+    length = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
+    jokers = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
+    kind = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
+    order = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
+    open_runs = np.zeros((n_col, MAX_OPEN_PER_COLOUR), dtype=np.int64)
+    n_open = np.zeros(n_col, dtype=np.int64)
+    still = np.zeros(MAX_OPEN_PER_COLOUR, dtype=np.int64)
+    kinds = np.zeros(MAX_OPEN_PER_COLOUR, dtype=np.int64)
+    to_groups = np.zeros((n_pos, n_col), dtype=np.int64)
+    group_jokers = np.zeros(n_pos, dtype=np.int64)
+    n_runs = 0
+    n_closed = 0
+    k = 0
+    for p in range(n_pos):
+        for c in range(n_col):
+            action = steps[k]
+            k += 1
+            starts = (action >> STARTS_AT) & 7
+            in_groups = (action >> G_AT) & 15
+            used = (action >> X_AT) & 15
+            m = n_open[c]
+            if m == 0 and starts == 0 and in_groups == 0 and used == 0:
+                continue
+            to_groups[p, c] = in_groups
+            for i in range(m):
+                kinds[i] = kind[open_runs[c, i]]
+            n_still = 0
+            by_tile = 0
+            for t in range(n_types):
+                n_tile = (action >> (3 * t)) & 7
+                n_moved = n_tile + ((action >> (3 * (n_types + t))) & 7)
+                by_tile += n_tile
+                members = 0
+                for i in range(m):
+                    members += kinds[i] == t
+                if members == 0:
+                    if n_moved:
+                        return None  # a type with no open run moves none
+                    continue
+                if n_moved > members or (not closes[t] and n_moved != members):
+                    return None
+                idx = 0
+                for i in range(m):
+                    if kinds[i] != t:
+                        continue
+                    r = open_runs[c, i]
+                    if idx < n_moved:
+                        if idx >= n_tile:
+                            jokers[r] |= 1 << length[r]
+                            kind[r] = after_joker[t]
+                        else:
+                            kind[r] = after_tile[t]
+                        length[r] += 1
+                        if kind[r] < 0:
+                            return None
+                        still[n_still] = r
+                        n_still += 1
+                    else:
+                        order[n_closed] = r
+                        n_closed += 1
+                    idx += 1
+            for _ in range(starts):
+                if n_runs >= MAX_DECODED_RUNS or n_still >= MAX_OPEN_PER_COLOUR:
+                    return None
+                colour[n_runs] = c
+                start[n_runs] = p + 1
+                length[n_runs] = 1
+                kind[n_runs] = TYPE_A
+                still[n_still] = n_runs
+                n_still += 1
+                n_runs += 1
+            if used != by_tile + starts + in_groups:
+                return None
+            for i in range(n_still):
+                open_runs[c, i] = still[i]
+            n_open[c] = n_still
+        group_jokers[p] = steps[k]
+        k += 1
+    # at the last position a run short of a set closes with leading jokers (J 12 13, J J 13)
+    for c in range(n_col):
+        for i in range(n_open[c]):
+            r = open_runs[c, i]
+            lead = top_jokers[kind[r]]
+            if lead < 0 or start[r] - lead < 1:
+                return None
+            start[r] -= lead
+            length[r] += lead
+            jokers[r] = (jokers[r] << lead) | ((1 << lead) - 1)
+            order[n_closed] = r
+            n_closed += 1
+    closed = order[:n_closed]
+    grouped = np.zeros(n_pos, dtype=np.bool_)
+    for p in range(n_pos):
+        grouped[p] = group_jokers[p] > 0 or to_groups[p].any()
+    at = np.flatnonzero(grouped)
+    return colour[closed], start[closed], length[closed], jokers[closed], at, to_groups[at], group_jokers[at]
+
+
+def _decode_pinned(
+    chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple[Pin, ...]
+):
+    """``decode`` with pins (see ``Pin``): the steps replayed in Python."""
+    ts = profile.tileset
+    V, C, joker = ts.values, ts.colours, ts.joker
+    geo = run_geometry(profile)
+    n_types = types.n
+    open_runs: list[list[_Run]] = [[] for _ in range(C)]
+    runs: list[tuple[list[int], list[int]]] = []
+    groups: list[tuple[list[int], list[int]]] = []
+    # pins: runs starting at (position, colour), runs in flight by their last (position,
+    # colour), groups (tiles, faces) that may take a tile of (position, colour)
+    pin_start: dict[tuple[int, int], list[Pin]] = {}
+    in_flight: dict[tuple[int, int], list[_Run]] = {}
+    room: dict[tuple[int, int], list[tuple[list[int], list[int]]]] = {}
+    pinned_groups: list[tuple[list[int], list[int]]] = []
+    for pin in pins:
+        if pin.kind == "run":
+            pin_start.setdefault((pin.first, pin.colour), []).append(pin)
+        else:
+            made = (list(pin.tiles), list(pin.faces))
+            pinned_groups.append(made)
+            for c in pin.missing:
+                room.setdefault((pin.first, c), []).append(made)
+    joinable = tuple(types.names.index(name) for name in ("A", "C") if name in types.names)
+    pin_at: dict[int, tuple[int, int, bool]] = {}  # id of a pinned run's tiles -> (pin's index,
+    # length, grows on)
+    kind_e = types.names.index("E") if "E" in types.names else -1
+    k = 0
+    for p in range(n_pos):
+        value = geo.value_at(p + 1)
+        group_tiles: list[int] = []
+        for c in range(C):
+            action = chain[k]
+            k += 1
+            starts, in_groups, used, moves, by_tile, moved = _fields(action, n_types)
+            starting = pin_start.get((p, c), []) if pins else []
+            ending = in_flight.pop((p, c), []) if pins else []
+            if not (open_runs[c] or starts or in_groups or used or starting or ending):
+                continue  # no run of this colour open, none starts, no tile used, no pin
+            face = ts.code(c, value)
+            group_tiles.extend([face] * in_groups)
+            # the open runs by type, types in order (a type with no open run moves none)
+            by_kind: dict[int, list[_Run]] = {}
+            for run in open_runs[c]:
+                by_kind.setdefault(run.kind, []).append(run)
+            if sum(moves[kind][0] + moves[kind][1] for kind in by_kind) != moved:
+                return None
+            still: list[_Run] = []
+            joined: list[_Run] = []  # short runs that join a pinned run starting here
+            for kind in sorted(by_kind):
+                members = by_kind[kind]
+                n_tile, n_joker = moves[kind]
+                if n_tile + n_joker > len(members):
+                    return None
+                if not types.closes[kind] and n_tile + n_joker != len(members):
+                    if not (starting and kind in joinable):
+                        return None
+                    joined.extend(members[n_tile + n_joker :])
+                    members = members[: n_tile + n_joker]
+                for idx, run in enumerate(members):
+                    if idx < n_tile + n_joker:
+                        as_tile = idx < n_tile
+                        run.tiles.append(face if as_tile else joker)
+                        run.faces.append(face)
+                        run.kind = (types.after_tile if as_tile else types.after_joker)[kind]
+                        if run.kind < 0:
+                            return None
+                        still.append(run)
+                    else:
+                        runs.append((run.tiles, run.faces))
+            for _ in range(starts):
+                still.append(_Run(TYPE_A, p + 1, [face], [face]))
+            if not pins:  # (the common case: nothing pinned to join, end or take tiles)
+                if used != by_tile + starts + in_groups:
+                    return None
+                open_runs[c] = still
+                continue
+            if len(joined) > len(starting) or (starting and kind_e < 0):
+                return None
+            # each joined run to a pin it may join (runs of two items first: with wrap some
+            # pins take none, see ``pin_joins``)
+            joined.sort(key=lambda run: -len(run.tiles))
+            free_pins = list(starting)
+            for left in joined:
+                kind_ok = 0 if len(left.tiles) == 1 else 1
+                target = next((q for q in free_pins if pin_joins(q, n_pos, profile.wrap)[kind_ok]), None)
+                if target is None:
+                    return None
+                free_pins.remove(target)
+                _start_pin(target, left, kind_e, c, in_flight, pin_at, room, profile)
+            for pin in free_pins:
+                alone = _Run(kind_e, pin.first + 1, [], [])
+                _start_pin(pin, alone, kind_e, c, in_flight, pin_at, room, profile)
+            # the tiles left went to pinned groups that lack this colour (and ``pin_tail``
+            # runs), one each
+            absorbed = used - by_tile - starts - in_groups
+            takers = room.get((p, c), [])
+            if absorbed < 0 or absorbed > len(takers):
+                return None
+            for tiles, faces in takers[:absorbed]:
+                tiles.append(face)
+                faces.append(face)
+            for run in ending:  # a pinned run is a valid run after its last tile
+                if pin_at[id(run.tiles)][2]:
+                    still.append(run)
+                else:  # it grows no more (``pin_grows``)
+                    runs.append((run.tiles, run.faces))
+            open_runs[c] = still
+        group_jokers = chain[k]
+        k += 1
+        if group_tiles or group_jokers:
+            formed = _groups(group_tiles, group_jokers, profile)
+            if formed is None:
+                return None
+            groups.extend(formed)
+    # at the last position a run short of a set closes with leading jokers (J 12 13, J J 13)
+    for c in range(C):
+        for run in open_runs[c]:
+            lead = types.top_jokers[run.kind]
+            if lead < 0:
+                return None
+            for i in range(1, lead + 1):
+                position = run.start - i
+                if position < 1:
+                    return None
+                run.tiles.insert(0, joker)
+                run.faces.insert(0, geo.code_at(c, position))
+            runs.append((run.tiles, run.faces))
+    if in_flight:
+        return None
+    for i, (tiles, faces) in enumerate(runs):
+        if len(tiles) > V and id(tiles) in pin_at:
+            # with wrap, a pinned run of the low 1 to the high 1 is cut outside the pin
+            pieces = _split_pinned(tiles, faces, pin_at[id(tiles)][:2], profile)
+            if pieces is None:
+                return None
+            runs[i] = pieces[0]
+            runs.append(pieces[1])
+    return runs, groups + pinned_groups
+
+
+def _start_pin(pin: Pin, left: _Run, kind_e: int, c: int, in_flight, pin_at, room, profile) -> None:
+    """A pinned run with the short run ``left`` joined in front (maybe empty), in flight to
+    its last tile (a ``pin_tail`` run may take one tile after it)."""
+    run = _Run(kind_e, left.start, left.tiles + list(pin.tiles), left.faces + list(pin.faces))
+    in_flight.setdefault((pin.last, c), []).append(run)
+    pin_at[id(run.tiles)] = (len(left.tiles), len(pin.tiles), pin_grows(pin, profile))
+    if pin_tail(pin, profile):
+        room.setdefault((pin.last + 1, c), []).append((run.tiles, run.faces))
+
+
+def _split_pinned(tiles, faces, where: tuple[int, int], profile: RuleProfile):
+    """A run longer than the values cut into two valid runs, the pin at ``where`` (index of
+    its first tile, length) whole in one of them; None if there is no such cut."""
+    lo, length = where
+    cut = _cut(tiles, profile, keep_whole=(lo, lo + length))
+    if cut is None:
+        return None
+    return (tiles[:cut], faces[:cut]), (tiles[cut:], faces[cut:])
+
+
+def _cut(tiles, profile: RuleProfile, keep_whole: tuple[int, int] = (0, 0)) -> int | None:
+    """The first place a run can be cut into two valid runs (each within the values, holding a
+    numbered tile), not inside ``keep_whole`` (a half-open range of indexes); None if none."""
+    ts = profile.tileset
+    need = profile.runs.min_length
+    for cut in range(need, len(tiles) - need + 1):
+        if keep_whole[0] < cut < keep_whole[1]:
+            continue
+        left, right = tiles[:cut], tiles[cut:]
+        if (
+            len(left) <= ts.values
+            and len(right) <= ts.values
+            and sum(t != ts.joker for t in left) >= MIN_NUMBERED_TILES
+            and sum(t != ts.joker for t in right) >= MIN_NUMBERED_TILES
+        ):
+            return cut
+    return None
+
+
+@lru_cache(maxsize=65536)
+def _meld(tiles: tuple[int, ...], faces: tuple[int, ...], profile: RuleProfile) -> Meld | None:
+    """``make_meld``, remembered (the same sets come back turn after turn), or None."""
+    try:
+        return make_meld(tiles, faces, profile)
+    except ValueError:
+        return None
+
+
+def _add_spare_jokers(runs, groups, spare: int, profile: RuleProfile) -> bool:
+    """Put ``spare`` jokers into sets with room (the end of a run, a missing colour of a
+    group), each set keeping at most ``jokers.max_per_set`` jokers; two jokers left with no
+    room form a new set with a tile a set can spare (``_spare_set``), and so on."""
+    spare = _fill(runs, groups, spare, profile)
+    while spare:
+        used = _split_for_room(runs, groups, spare, profile)
+        if used >= 0:
+            spare = _fill(runs, groups, spare - used, profile)
+        elif spare >= 2 and _spare_set(runs, groups, profile):
+            spare = _fill(runs, groups, spare - 2, profile)
+        else:
+            break
+    return spare == 0
+
+
+def _split_for_room(runs, groups, spare: int, profile: RuleProfile) -> int:
+    """Cut one set in two where that makes room for a spare joker (``jokers.max_per_set`` binds
+    per set): a run into two runs, a part one item short taking a spare joker (``R1 R2 R3 J |
+    R4 R5 J``), or a group of four into two pairs, each taking a spare joker (``K5 O5 J | R5 B5
+    J``). The parts keep a numbered tile and at most the cap of jokers; only a cut that needs no
+    more jokers than ``spare`` and leaves room for one more is made. Returns the spare jokers
+    the cut placed, -1 where no cut helps."""
+    ts = profile.tileset
+    joker = ts.joker
+    cap = profile.jokers.max_per_set
+    low = profile.runs.min_length
+    geo = run_geometry(profile)
+
+    def part_ok(tiles, faces, need: int) -> bool:
+        numbered = sum(t != joker for t in tiles)
+        jokers = len(tiles) - numbered
+        if numbered < MIN_NUMBERED_TILES or jokers + need > cap:
+            return False
+        if need == 0:
+            return True
+        # a run one item short takes a joker at an open end
+        first, last = ts.value_of(faces[0]), ts.value_of(faces[0]) + len(tiles) - 1
+        return geo.allowed(first, last + 1) or geo.allowed(first - 1, last)
+
+    for r, (tiles, faces) in enumerate(runs):
+        if len(tiles) < 2 * low - 2:
+            continue
+        room_before = cap - tiles.count(joker)
+        for k in range(low - 1, len(tiles) - low + 2):
+            left, right = (tiles[:k], faces[:k]), (tiles[k:], faces[k:])
+            need_l, need_r = max(0, low - k), max(0, low - (len(tiles) - k))
+            need = need_l + need_r
+            if need > spare or not (part_ok(*left, need_l) and part_ok(*right, need_r)):
+                continue
+            room_after = sum(cap - part[0].count(joker) for part in (left, right)) - need
+            if room_after <= room_before:
+                continue
+            runs[r] = (list(left[0]), list(left[1]))
+            runs.append((list(right[0]), list(right[1])))
+            for part, short in ((runs[r], need_l), (runs[-1], need_r)):
+                if short:
+                    _fill([part], [], short, profile)
+            return need
+    if spare < 2 or profile.groups.min_size > 3:
+        return -1
+    for g, (tiles, faces) in enumerate(groups):
+        numbered = [i for i, t in enumerate(tiles) if t != joker]
+        if len(tiles) != 4 or len(numbered) < 2 * MIN_NUMBERED_TILES or tiles.count(joker) >= cap:
+            continue
+        order = numbered + [i for i in range(4) if i not in numbered]
+        halves = [order[0::2], order[1::2]]
+        parts = [([tiles[i] for i in h], [faces[i] for i in h]) for h in halves]
+        if any(part[0].count(joker) + 1 > cap for part in parts):
+            continue
+        groups[g] = (list(parts[0][0]), list(parts[0][1]))
+        groups.append((list(parts[1][0]), list(parts[1][1])))
+        if _fill([], [groups[g]], 1, profile) or _fill([], [groups[-1]], 1, profile):
+            return -1  # (not reached: each pair lacks two colours and holds no joker past the cap)
+        return 2
+    return -1
+
+
+def _fill(runs, groups, spare: int, profile: RuleProfile) -> int:
+    """``_add_spare_jokers``'s jokers put where sets have room; returns the jokers left."""
+    if spare == 0:
+        return 0
+    ts = profile.tileset
+    geo = run_geometry(profile)
+    cap = profile.jokers.max_per_set
+    for tiles, faces in groups:
+        present = {ts.colour_of(f) for f in faces}
+        value = ts.value_of(faces[0])
+        for c in range(ts.colours):
+            if spare == 0:
+                return 0
+            if c not in present and len(tiles) < profile.groups.max_size and tiles.count(ts.joker) < cap:
+                tiles.append(ts.joker)
+                faces.append(ts.code(c, value))
+                present.add(c)
+                spare -= 1
+    for tiles, faces in runs:
+        colour = ts.colour_of(faces[0])
+        # positions of the run in order (a high 1 is V + 1)
+        first = ts.value_of(faces[0])
+        while spare and tiles.count(ts.joker) < cap:
+            last = first + len(tiles) - 1
+            if geo.allowed(first, last + 1):
+                tiles.append(ts.joker)
+                faces.append(geo.code_at(colour, last + 1))
+            elif geo.allowed(first - 1, last):
+                first -= 1
+                tiles.insert(0, ts.joker)
+                faces.insert(0, geo.code_at(colour, first))
+            else:
+                break
+            spare -= 1
+    return spare
+
+
+def _spare_set(runs, groups, profile: RuleProfile) -> bool:
+    """A new run of a numbered tile and two jokers (``R5 J J``), the tile taken from a set that
+    stays valid without it (a group of four, an end of a run of four or more): where two spare
+    jokers find no room, the same tiles make a table that holds them. False where no set can
+    spare a tile or ``jokers.max_per_set`` is below two."""
+    ts = profile.tileset
+    joker = ts.joker
+    geo = run_geometry(profile)
+    if profile.jokers.max_per_set < 2 or profile.runs.min_length > 3:
+        return False
+
+    def new_run(face: int) -> bool:
+        colour, value = ts.colour_of(face), ts.value_of(face)
+        for first in (value, value - 1, value - 2):
+            if geo.allowed(first, first + 2):
+                run_faces = [geo.code_at(colour, p) for p in range(first, first + 3)]
+                runs.append(([face if f == face else joker for f in run_faces], run_faces))
+                return True
+        return False
+
+    for tiles, faces in groups:
+        numbered = [i for i, t in enumerate(tiles) if t != joker]
+        if len(tiles) > profile.groups.min_size and len(numbered) > MIN_NUMBERED_TILES:
+            i = numbered[-1]
+            if new_run(faces[i]):
+                del tiles[i], faces[i]
+                return True
+    for tiles, faces in runs:
+        if len(tiles) <= profile.runs.min_length:
+            continue
+        for i in (len(tiles) - 1, 0):
+            numbered_left = sum(t != joker for t in tiles) - 1
+            if tiles[i] != joker and numbered_left >= MIN_NUMBERED_TILES and new_run(faces[i]):
+                del tiles[i], faces[i]
+                return True
+    return False
+
+
+def _groups(tiles: list[int], jokers: int, profile: RuleProfile) -> list[tuple[list[int], list[int]]] | None:
+    """Groups of distinct colours from same-value tiles plus the jokers they need (round
+    robin over ``k`` groups of ``GROUP_NUMBERED`` or more tiles, the ``k`` that needs
+    exactly ``jokers``, at most ``jokers.max_per_set`` in a group), as new lists."""
+    formed = _group_split(tuple(sorted(tiles)), jokers, profile)
+    return None if formed is None else [(list(t), list(f)) for t, f in formed]
+
+
+@lru_cache(maxsize=1 << 14)
+def _group_split(tiles: tuple[int, ...], jokers: int, profile: RuleProfile):
+    """``_groups`` of sorted tiles, remembered (tuples: callers get copies)."""
+    if not tiles:
+        return () if jokers == 0 else None
+    ts = profile.tileset
+    lo, hi = profile.groups.min_size, profile.groups.max_size
+    cap = profile.jokers.max_per_set
+    value = ts.value_of(tiles[0])
+    for k in range(1, len(tiles) // GROUP_NUMBERED + 1):
+        members: list[list[int]] = [[] for _ in range(k)]
+        for idx, t in enumerate(tiles):
+            members[idx % k].append(t)
+        if any(len(set(m)) != len(m) or len(m) > hi for m in members):
+            continue
+        need = [max(0, lo - len(m)) for m in members]
+        if sum(need) != jokers or max(need) > cap:
+            continue
+        out = []
+        for m, j in zip(members, need, strict=True):
+            colours = {ts.colour_of(t) for t in m}
+            missing = [ts.code(c, value) for c in range(ts.colours) if c not in colours][:j]
+            out.append((tuple(m + [ts.joker] * j), tuple(m + missing)))
+        return tuple(out)
+    return None
+
+
+def _split_long(
+    tiles: list[int], faces: list[int], profile: RuleProfile
+) -> list[tuple[list[int], list[int]]] | None:
+    """A run longer than the values (wrap mode: 1 low and high) cut into two valid runs."""
+    if len(tiles) <= profile.tileset.values:
+        return [(tiles, faces)]
+    cut = _cut(tiles, profile)
+    if cut is None:
+        return None
+    return [(tiles[:cut], faces[:cut]), (tiles[cut:], faces[cut:])]
+
+
+@dataclass(frozen=True)
+class HostMoves:
+    """The host sets of the freed jokers in a search that tracked them (``split_host``): the
+    runs among them as (tiles, faces), the others as the position whose groups hold the freed
+    joker with the colours that put a rack copy in those groups, and the rack jokers among the
+    DP's jokers."""
+
+    runs: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+    groups: tuple[tuple[int, tuple[int, ...]], ...]
+    rack_jokers: int
+
+
+def split_host(chain, tgrid, n_pos: int, profile: RuleProfile, types: RunTypes, n_rj: int, fields: int = 1):
+    """The tracked host sets (``fields``: one or two freed jokers) taken out of the chosen
+    steps: (the steps with the hosts' tiles and flags removed, as ``decode`` reads them;
+    ``HostMoves``), or None where they are not consistent."""
+    ts = profile.tileset
+    C, joker = ts.colours, ts.joker
+    geo = run_geometry(profile)
+    steps = [int(a) for a in chain]
+    op_at = (HOST_OP_AT, HOST2_OP_AT)[:fields]
+    group_at = (HOST_GROUP_AT, HOST2_GROUP_AT)[:fields]
+    # per field: the open run (colour, first position, items), its type, rack items, freed joker
+    run: list[tuple[int, int, list[tuple[int, int]]] | None] = [None] * fields
+    state = [(TYPE_A, 0, 0)] * fields
+    made: list[tuple[int, int, list[tuple[int, int]]] | None] = [None] * fields
+    joined: list[tuple[int, tuple[int, ...]] | None] = [None] * fields
+    taken = False  # the second freed joker sits in the first host set
+    k = 0
+    for p in range(n_pos):
+        in_groups = []
+        for c in range(C):
+            action = steps[k]
+            for at in op_at:
+                action &= ~(15 << at)
+            action &= ~(1 << HOST_SHARE_AT)
+            used = (action >> X_AT) & 15
+            ops = [(steps[k] >> at) & 15 for at in op_at]
+            # the rack copies played here that count as each host run's rack item (one copy
+            # that both runs take counts for the one the share bit names)
+            counts = [used > tgrid[p, c]] * fields
+            if fields == 2 and ops[0] in (1, 2) and ops[1] in (1, 2) and used - tgrid[p, c] == 1:
+                second = bool((steps[k] >> HOST_SHARE_AT) & 1)
+                counts = [not second, second]
+            if (action >> G_AT) & 15 and used > tgrid[p, c]:
+                in_groups.append(c)
+            face = geo.code_at(c, p + 1)
+            for f, op in enumerate(ops):
+                if not op:
+                    continue
+                if op in (1, 2):  # the host run's tile: not one the other runs take
+                    action -= 1 << X_AT
+                if op == 1:
+                    if run[f] is not None or made[f] is not None or joined[f] is not None:
+                        return None
+                    run[f] = (c, p, [])
+                    state[f] = (TYPE_A, 0, 0)
+                current = run[f]
+                if current is None or current[0] != c:
+                    return None
+                kind, items, freed = state[f]
+                if op in (1, 2):
+                    if op == 2:
+                        kind = types.after_tile[kind]
+                    items += counts[f]
+                    current[2].append((face, face))
+                elif op in (3, 4):
+                    kind = types.after_joker[kind]
+                    items += op == 3
+                    if op == 4 and freed:  # the second freed joker joins the first's set
+                        taken = True
+                    freed |= op == 4
+                    current[2].append((joker, face))
+                else:  # closed here, with jokers appended at this position and the next
+                    if op >= 8:  # the second freed joker among them
+                        taken = True
+                    for q in range(p, p + op - (7 if op >= 8 else 5)):
+                        if q >= n_pos:
+                            return None
+                        current[2].append((joker, geo.code_at(c, q + 1)))
+                    made[f], run[f] = current, None
+                state[f] = (kind, items, freed)
+            steps[k] = action
+            k += 1
+        for f, at in enumerate(group_at):
+            if (steps[k] >> at) & 1:
+                joined[f] = (p, tuple(in_groups))
+                steps[k] &= ~(1 << at)
+        k += 1
+    if taken and (run[1] is not None or made[1] is not None or joined[1] is not None):
+        return None
+    for f in range(fields):
+        current = run[f]
+        if current is not None:  # still open at the last position: leading jokers close it
+            kind, items, freed = state[f]
+            # the second freed joker in no set: it leads the first host run
+            alone = fields == 2 and run[1] is None and made[1] is None and joined[1] is None
+            extra = int(f == 0 and alone and not taken)
+            taken = taken or extra == 1
+            lead = host_lead(kind, min(items, HOST_RACK_ITEMS), freed, n_rj, type_arrays(types)[3], extra)
+            if lead < 0 or current[1] - lead < 0:
+                return None
+            c, first, members = current
+            leading = [(joker, geo.code_at(c, q + 1)) for q in range(first - lead, first)]
+            made[f] = (c, first - lead, leading + members)
+        elif made[f] is None and joined[f] is None and not (f == 1 and taken):
+            return None  # a freed joker is in no set
+    host_runs = tuple((tuple(t for t, _ in m[2]), tuple(fc for _, fc in m[2])) for m in made if m is not None)
+    return steps, HostMoves(host_runs, tuple(j for j in joined if j is not None), n_rj)
+
+
+def _host_groups(
+    tiles: list[int], jokers: int, rack_colours, rack_jokers: int, profile: RuleProfile, freed: int = 1
+):
+    """``_groups`` of a value whose groups hold ``freed`` freed jokers (1 or 2), each in a group
+    with two rack items, or two in one such group: a group of distinct colours with one or more
+    of the ``jokers`` and, besides the freed ones in it, two rack items (tiles of
+    ``rack_colours``, whose rack copy it takes, or rack jokers), and the groups of the rest (the
+    other freed joker's, then ``_groups``); None if there are none."""
+    ts = profile.tileset
+    lo, hi = profile.groups.min_size, profile.groups.max_size
+    cap = profile.jokers.max_per_set
+    value = ts.value_of(tiles[0]) if tiles else 0
+    colours = sorted({ts.colour_of(t) for t in tiles})
+    for size in range(GROUP_NUMBERED, len(colours) + 1):
+        for chosen in combinations(colours, size):
+            for n_j, held in product(range(1, min(cap, jokers) + 1), range(min(freed, 2), 0, -1)):
+                if not lo <= size + n_j <= hi or held > n_j:
+                    continue
+                from_rack = min(rack_jokers, n_j - held)
+                items = sum(c in rack_colours for c in chosen) + from_rack
+                if items < HOST_RACK_ITEMS:
+                    continue
+                rest = list(tiles)
+                for c in chosen:
+                    rest.remove(ts.code(c, value))
+                if held < freed:  # the other freed joker's group, from the colours left
+                    left = tuple(c for c in rack_colours if c not in chosen)
+                    formed = _host_groups(
+                        rest, jokers - n_j, left, rack_jokers - from_rack, profile, freed - held
+                    )
+                else:
+                    formed = _groups(rest, jokers - n_j, profile)
+                if formed is None:
+                    continue
+                members = [ts.code(c, value) for c in chosen]
+                missing = [ts.code(c, value) for c in range(ts.colours) if c not in chosen][:n_j]
+                return [(members + [ts.joker] * n_j, members + missing)] + formed
+    return None

@@ -1,0 +1,445 @@
+"""Locked table jokers: the joker choices of a position and the host sets of freed jokers.
+
+Each choice of keeping every table joker (at a face it may keep; in the DP it is a tile of
+that face, which only relaxes the rules that a set holds a numbered tile and at most
+``max_per_set`` jokers: the decoding puts the joker back in a set that keeps them, else
+``None``) or freeing it (the matching rack tile must be played; the joker is free in the DP)
+bounds the optimum from above (``_solve_rack``). The best bound is the answer when its play
+passes ``validate_move`` (``_settle``). Under ``reuse: two_rack_tiles`` a better bound that
+frees jokers is then settled exactly: each set that may hold a freed joker with two other rack
+items (``hosts.freed_joker_hosts``) is set aside, and the DP solves the tiles left above the
+best legal play so far (one host set after the other, for any number of freed jokers; a set may
+hold up to ``max_per_set`` of them; ``_host_sets_search``); under ``reuse: new_set`` the hosts
+are the sets of rack tiles alone. Under strict joker sets the host search first relaxes the pins
+(exact where its play keeps them); where that play breaks a pin, the hosts are sets of the tiles
+outside the pins, which the DP keeps (``_hosted`` with ``pinned``). A joker choice that no table
+realises (two kept jokers at one face with no set for both) is skipped.
+
+The tracked host pass (``_tracked_host``). Where the host sets of one or two freed jokers are
+too many to list (``SearchOptions.max_host_solves``), or the listed ones cannot settle the
+choice, one pass tracks the set that holds each freed joker instead: the key gets a host field,
+before it exists the colours of the current value that put a rack copy in its groups, then the
+run it is (colour, run type, rack items 0..2, freed joker in it or not), then done
+(``kernel._host_move``). A run takes a tile that counts as a rack item where a rack copy of that
+face is played at that step (copies of a face are interchangeable), a rack joker, or the freed
+joker (even where a tile of that face stays on the rack: the freed joker cannot move to another
+set); it closes as the host set with the freed joker and two rack items in it, jokers appended
+at its end if need be. The freed joker joins the groups of a value that hold rack copies of two
+colours (or one and a rack joker; ``decode._host_groups`` forms them). Two freed jokers: a
+second host field, which starts only once the first has (the jokers are interchangeable); where
+both host runs take a tile of one face and one rack copy is played there, it counts for one of
+them (the action's share bit says which); the first host run may take the second freed joker
+too (one set holding both); both may join the groups of one value (a relaxation:
+``_host_groups`` finds a group each or one for both, else the play is refused). With three or
+more jokers in the search (a rack joker beside the freed ones) its runs go without per-run
+joker counts, a relaxation of ``max_per_set`` that is exact wherever its play is legal; and a
+decoding ``validate_move`` refuses is tried once more with the kept jokers put back outside the
+host runs (a host run may have counted a tile of a kept joker's face as its rack item). Where
+the pass decodes into a refused play or passes ``SearchOptions.max_tracked_states``, the search
+gives up (``GiveUp``). Pure; no I/O.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Any
+
+import numpy as np
+
+from rummisim.geometry import run_geometry
+from rummisim.melds import Meld, is_valid_meld_parts
+from rummisim.moves import joker_acceptable
+from rummisim.profile import RuleProfile
+from rummisim.solver.budget import GiveUp, Meter
+from rummisim.solver.common import (
+    HOST_RACK_ITEMS,
+    SearchBudgetSpent,
+    is_legal,
+    tile_gain,
+)
+from rummisim.solver.hosts import (
+    Host,
+    freed_in,
+    freed_joker_hosts,
+)
+from rummisim.solver.opening import new_set_hosts
+from rummisim.solver.passes import (
+    NO_BOUND,
+    _best,
+    _Found,
+    _less_pins,
+    _pools,
+)
+from rummisim.solver.pins import (
+    make_pins,
+)
+
+
+def _solve_rack(
+    rack: tuple[int, ...],
+    full_rack: tuple[int, ...],
+    table: tuple[Meld, ...],
+    profile: RuleProfile,
+    objective: str,
+    meter: Meter,
+    *,
+    floor: int | None = None,
+) -> _Found | None:
+    """The best play of ``rack`` (score, new table, played), or None if unknown.
+    Locked table jokers: a bound per choice of keeping or freeing each, then ``_settle``.
+    With ``floor``, only a play scoring at least ``floor`` is looked for (the searches prune
+    below it): the answer is the best play when that reaches ``floor``, else a score below it."""
+    ts = profile.tileset
+    if not profile.turn.rearrange:  # dp pins (rearrange=False): every table set stays as it is
+        return _best(rack, table, profile, objective, meter, floor=floor, **_pin_all(table, ts.joker))
+    joker = ts.joker
+    locked = [
+        (face, joker_acceptable(profile, meld, face))
+        for meld in table
+        if joker in meld.tiles
+        for t, face in zip(meld.tiles, meld.faces, strict=True)
+        if t == joker
+    ]
+    if not locked or profile.jokers.table_jokers == "free":
+        return _best(rack, table, profile, objective, meter, floor=floor)
+    rack_counts = np.bincount(np.asarray(rack, dtype=np.int64), minlength=ts.n_codes)
+    options = [
+        [(False, f) for f in sorted(ok)] + [(True, f) for f in sorted(ok) if rack_counts[f] > 0]
+        for _, ok in locked
+    ]
+    # for ``_hosted``, over all choices (lower for a quick search, ``Meter.quick``)
+    host_cap = meter.host_caps()
+    # the pruned passes may pick another of several best tables than the full search does;
+    # when that settles nothing, search in full
+    for prune in (True, False):
+        results = []
+        for choice in product(*options):
+            forced = tuple(f for freed, f in choice if freed)
+            if any(forced.count(f) > rack_counts[f] for f in forced):
+                continue
+            virtual = tuple(f for freed, f in choice if not freed)
+            # a floor below every score: a choice no table can realise (two kept jokers at
+            # one face with no set to hold both) answers "nothing reaches it", not None
+            low = NO_BOUND + 1 if floor is None else floor
+            opts: dict[str, Any] = dict(virtual=virtual, forced=forced, prune=prune, floor=low)
+            if not profile.jokers.take_from_joker_sets:  # dp pins: the sets of kept jokers stay
+                opts["pinned"] = _strict_pins(table, choice, profile)
+                if opts["pinned"] is None:
+                    meter.fail(GiveUp.STRICT_SPLIT)
+                    return None
+                if opts["pinned"] is NO_PINS:
+                    continue  # kept jokers of one set at faces no set holds
+            found = _best(rack, table, profile, objective, meter, **opts)
+            if found is None:
+                return None
+            results.append((found, virtual, forced, opts.get("pinned", ())))
+        results.sort(key=lambda r: -r[0][0])
+        settled = _settle(results, rack, full_rack, table, profile, objective, prune, host_cap, meter, floor)
+        if settled is not None:
+            return settled
+        if host_cap[0] < 0 or host_cap[1] < 0:
+            return None  # the host search ran past its limits: a full pass would too
+    return None
+
+
+def _pin_all(table: tuple[Meld, ...], joker: int) -> dict:
+    """``_best``'s options without rearrangement: every table set pinned, with its jokers."""
+    return dict(
+        virtual=tuple(f for m in table for t, f in zip(m.tiles, m.faces, strict=True) if t == joker),
+        pinned=tuple((m.tiles, m.faces) for m in table),
+    )
+
+
+NO_PINS = ((), ())  # ``_strict_pins``: the choice keeps no legal table
+
+
+def _strict_pins(table: tuple[Meld, ...], choice, profile: RuleProfile):
+    """The pinned sets of a joker choice under ``take_from_joker_sets: false`` (``choice``: a
+    (freed, face) per table joker, in table order): each set whose jokers are all kept, the
+    jokers at their chosen faces; a set whose jokers are all freed is released. ``None``
+    when a set keeps some of its jokers and frees others (not pinned: the search gives up);
+    ``NO_PINS`` when the chosen faces make a kept set invalid (two jokers of a group at one
+    colour): no legal table keeps them so."""
+    joker = profile.tileset.joker
+    pinned = []
+    k = 0
+    for meld in table:
+        n = meld.joker_count(joker)
+        if not n:
+            continue
+        mine = choice[k : k + n]
+        k += n
+        n_freed = sum(freed for freed, _ in mine)
+        if n_freed == n:
+            continue
+        if n_freed:
+            return None
+        kept = iter(f for _, f in mine)
+        pairs = zip(meld.tiles, meld.faces, strict=True)
+        faces = tuple(next(kept) if t == joker else f for t, f in pairs)
+        if not is_valid_meld_parts(meld.tiles, faces, profile):
+            return NO_PINS
+        pinned.append((meld.tiles, faces))
+    return tuple(pinned)
+
+
+def _legal(profile, table, full_rack, found: _Found) -> bool:
+    """Whether a play the DP found keeps the table's joker rules. A play of the whole rack
+    under a discard pile counts as legal here: the keep-back is ``_best_play``'s job (it then
+    searches the rack less one tile), not a reason to look for other joker hosts."""
+    return is_legal(profile, table, full_rack, found[1], found[2], opened=True, waive=("must_keep_discard",))
+
+
+def _settle(
+    results, rack, full_rack, table, profile, objective, prune, host_cap, meter, floor=None
+) -> _Found | None:
+    """The best legal play from the bounds of each joker choice (best first): the first legal
+    play, unless a better bound freed jokers; such a choice is then solved exactly by
+    ``_hosted`` (the sets that may hold the freed jokers), above the legal play found (and
+    ``floor``, when given). Where that gives up: None, or under ``Meter.settle`` the best legal
+    play found so far (``Meter.cut``; the rest of the search then quick, ``Meter.quick``)."""
+    best: _Found | None = None
+    pending = []
+    for found, virtual, forced, pinned in results:
+        if best is not None and found[0] <= best[0]:
+            break
+        if not found[2]:
+            best = (found[0], table, ())
+            break
+        if _legal(profile, table, full_rack, found):
+            best = found
+            break
+        pending.append((found, virtual, forced, pinned))
+    if best is not None:
+        meter.keep(best)
+    # choices freeing one joker first: their plays may settle those that free several
+    pending.sort(key=lambda r: (len(r[2]) != 1, -r[0][0]))
+    for found, virtual, forced, pinned in pending:
+        if best is not None and found[0] <= best[0]:
+            continue
+        if profile.jokers.reuse == "any":
+            meter.fail(GiveUp.HOSTS_REUSE_ANY)
+            return None
+        above = NO_BOUND if best is None else best[0] + 1
+        if floor is not None:
+            above = max(above, floor)
+        args = (rack, full_rack, table, profile, objective, virtual, forced)
+        sub = _hosted(*args, above, prune, (), host_cap, meter)
+        if sub is None and pinned and host_cap[0] >= 0 and host_cap[1] >= 0:
+            # without the pins its best play broke a pinned set: host sets beside the pins
+            sub = _hosted(*args, above, prune, (), host_cap, meter, pinned)
+        if sub is None:
+            if not meter.settle:
+                return None
+            # past the host limits: the best legal play so far, and the rest of the search quick
+            meter.cut = meter.quick = True
+            return best if best is not None else (0, table, ())
+        if sub[2] and sub[0] >= above:
+            best = sub
+            meter.keep(best)
+    return best
+
+
+def _hosted(
+    rack, full_rack, table, profile, objective, virtual, forced, floor, prune, placed, host_cap, meter,
+    pinned=(),
+):  # fmt: skip
+    """``_host_sets_search``; where that gives up on one or two freed jokers (too many host
+    sets, or a host play it cannot place), one search that tracks the host sets
+    (``_tracked_host``), except in a quick search (``Meter.quick``)."""
+    args = (rack, full_rack, table, profile, objective, virtual, forced)
+    found = _host_sets_search(*args, floor, prune, placed, host_cap, meter, pinned)
+    # (the host runs take table tiles)
+    tracked = len(forced) in (1, 2) and profile.jokers.reuse == "two_rack_tiles"
+    if found is not None or placed or pinned or meter.quick or not tracked:
+        return found
+    return _tracked_host(rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune)
+
+
+def _host_sets_search(
+    rack, full_rack, table, profile, objective, virtual, forced, floor, prune, placed, host_cap, meter,
+    pinned=(),
+):  # fmt: skip
+    """The best play of a joker choice that frees table jokers (the ``forced`` rack tiles
+    replace them), under ``reuse: two_rack_tiles``, if it reaches ``floor`` (else a score
+    below ``floor``), with the sets in ``placed`` taken. Each freed joker gets a set with
+    two other rack items (``freed_joker_hosts``; several freed jokers may share one, up to
+    ``jokers.max_per_set``), one set after the other, for any number of freed jokers: the
+    DP on the tiles left, the other freed jokers still free, bounds the play, best bound
+    first; a legal play settles that branch, an illegal one recurses. Complete: every legal
+    play holds a set with some of the freed jokers left, which is one of the hosts listed.
+    ``pinned`` (strict joker sets: the sets of the choice's kept jokers, ``_strict_pins``): the
+    DP keeps them as pins, and the hosts are sets of the other tiles. Without ``pinned`` under
+    strict joker sets the DP relaxes the pins: exact where its play keeps them, else ``None``.
+    ``None`` when this cannot be settled here (the search gives up)."""
+    ts = profile.tileset
+    table_counts, rack_counts, _ = _pools(rack, table, profile, objective, virtual, forced, placed)
+    left = len(forced) - sum(freed_in(host, ts.joker) for host in placed)
+    hosts: list[Host] | None
+    if profile.jokers.reuse == "new_set":  # a set of one freed joker and rack tiles alone
+        hosts = _new_set_hosts(rack_counts, profile)
+    else:
+        if pinned:  # the hosts are sets of the tiles outside the pins, the pins kept as they are
+            table_counts = _outside_pins(table_counts, rack_counts, pinned, left, profile)
+            if table_counts is None:
+                meter.fail(GiveUp.PIN_MAY_HOST)
+                return None
+        hosts = _rack_item_hosts(table_counts, rack_counts, profile, left, host_cap[0])
+    if hosts is None or len(hosts) > host_cap[0]:
+        host_cap[0] = -1  # past the limits: ``_solve_rack`` gives up at once
+        meter.fail(GiveUp.hosts(left))
+        return None
+    top = sum(tile_gain(profile, t, objective) for t in rack)
+    best: _Found = (NO_BOUND, table, ())
+    bounds = []
+    for host in hosts:
+        if floor > top:
+            break  # a play of the whole rack is known
+        host_cap[0] -= 1
+        opts = dict(
+            virtual=virtual, forced=forced, prune=prune, hosts=placed + (host,), floor=floor, pinned=pinned
+        )
+        before = meter.spent
+        found = _best(rack, table, profile, objective, meter, **opts)
+        if found is None:
+            return None
+        host_cap[1] -= meter.spent - before
+        if host_cap[0] < 0 or host_cap[1] < 0:
+            meter.fail(GiveUp.HOSTS_STATES if host_cap[1] < 0 else GiveUp.hosts(left))
+            return None
+        if found[0] < floor:
+            continue
+        if left == freed_in(host, ts.joker):  # every freed joker has its set: a legal play
+            if not _legal(profile, table, full_rack, found):
+                meter.fail(GiveUp.HOSTS_REFUSED)
+                return None
+            best = found
+            floor = found[0] + 1
+        else:
+            bounds.append((found, host))
+    bounds.sort(key=lambda r: -r[0][0])
+    for found, host in bounds:
+        if found[0] < floor:
+            break
+        if not _legal(profile, table, full_rack, found):
+            args = (rack, full_rack, table, profile, objective, virtual, forced)
+            found = _hosted(*args, floor, prune, placed + (host,), host_cap, meter, pinned)
+            if found is None:
+                return None
+            if not found[2] or found[0] < floor:
+                continue
+        best = found
+        floor = found[0] + 1
+    return best
+
+
+def _new_set_hosts(rack_counts, profile: RuleProfile) -> list[Host]:
+    """``reuse: new_set``'s host sets (``opening.new_set_hosts``), those with more rack tiles first
+    (good plays early raise the floor)."""
+    return sorted(new_set_hosts(rack_counts, profile), key=lambda host: -len(host[2]))
+
+
+def _rack_item_hosts(table_counts, rack_counts, profile, left: int, cap: int) -> list[Host] | None:
+    """``reuse: two_rack_tiles``'s host sets (``freed_joker_hosts``): sets holding one or more of
+    the ``left`` freed jokers (up to ``jokers.max_per_set``) beside two other rack items, those
+    with more rack tiles first; None past ``cap`` of them."""
+    hosts = freed_joker_hosts(table_counts, rack_counts, profile, limit=cap)
+    if hosts is not None:
+        hosts.sort(key=lambda host: -len(host[2]))
+    for shared_by in range(2, min(left, profile.jokers.max_per_set) + 1):
+        if hosts is None:
+            break
+        limit = cap - len(hosts)
+        shared = freed_joker_hosts(table_counts, rack_counts, profile, freed=shared_by, limit=limit)
+        hosts = None if shared is None else hosts + shared
+    return hosts
+
+
+def _tracked_host(rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune):
+    """``_hosted`` for one or two freed jokers by one search that tracks their host sets
+    (``_best`` with ``host``): its best play if that reaches ``floor``, else a score below
+    ``floor``; None where that search does not apply, runs past ``SearchOptions.max_tracked_states``
+    or decodes into a play that ``validate_move`` refuses, also once more with the kept jokers put
+    back outside the host runs. Its states count against the search budget like any other pass
+    (past the budget: ``SearchBudgetSpent``)."""
+    cap = meter.options.max_tracked_states
+    capped = meter.left is None or meter.left > cap
+    opts = dict(virtual=virtual, forced=forced, prune=prune, floor=floor, host=True)
+
+    def tracked_pass(limit: int | None, kept_outside_hosts: bool = False):
+        """One pass within ``limit`` states: (its answer, its meter, whether it ran past the limit);
+        past the search budget, where the pass is charged to it, ``SearchBudgetSpent``."""
+        sub = Meter(limit, options=meter.options)
+        try:
+            found = _best(rack, table, profile, objective, sub, **opts, kept_outside_hosts=kept_outside_hosts)
+            return found, sub, False
+        except SearchBudgetSpent:
+            if not capped:
+                raise  # the search budget is spent
+            return None, sub, True
+        finally:
+            meter.spend(sub.spent)
+
+    found, sub, past = tracked_pass(cap if capped else meter.left)
+    if past:
+        meter.fail(GiveUp.TRACKED_STATES)  # past its own limit
+        return None
+    if found is None:
+        meter.fail(sub.why or GiveUp.TRACKED_NOT_APPLICABLE)
+        return None
+    if found[0] >= floor and not _legal(profile, table, full_rack, found):
+        if virtual:
+            # the kept jokers back into sets other than the host runs: a tile of the kept
+            # joker's face there may be a rack item the host run counted (one more pass)
+            found, _, _ = tracked_pass(sub.limit(), kept_outside_hosts=True)
+            if found is not None and _legal(profile, table, full_rack, found):
+                return found
+        meter.fail(GiveUp.TRACKED_REFUSED)
+        return None
+    return found
+
+
+def _outside_pins(table_counts, rack_counts, pinned, freed: int, profile: RuleProfile):
+    """``_hosted``'s table counts less the pinned sets' tiles (a kept joker counts at its face,
+    as ``_pools`` puts it), or ``None`` where the host sets cannot settle the choice: a pin
+    that could itself grow into a set holding a freed joker beside two rack items (the hosts
+    are sets of their own; a pin may only grow, so such a play is not among them), or pins
+    the DP does not take. A pin's own rack items: its numbered tiles whose code the rack holds
+    (copies are interchangeable: the rack copy may sit in the pin and the table copy go
+    elsewhere). A pinned run may host when those, plus the rack tiles of its colour that a run
+    grown from it could reach (over table and rack tiles, and as many gaps as there are jokers
+    in play), plus the rack's jokers, are two or more; a pinned group when it has room for the
+    freed joker and the rack items its own do not make up."""
+    pins = make_pins(pinned, profile)
+    if pins is None:
+        return None
+    out = _less_pins(table_counts, pins)
+    if out is None:
+        return None
+    geo = run_geometry(profile)
+    joker = profile.tileset.joker
+    n_rj = int(rack_counts[joker])
+    gaps = freed + n_rj  # jokers that may fill a gap: the freed ones and the rack's
+    for pin in pins:
+        own = sum(1 for t in set(pin.tiles) if t != joker and rack_counts[t] > 0)
+        if pin.kind == "group":
+            if profile.groups.max_size - len(pin.faces) >= 1 + max(0, HOST_RACK_ITEMS - own):
+                return None
+            continue
+        code_at = geo.codes(pin.colour)  # code_at[q + 1]: the code at 0-based position q
+        items = n_rj + own
+        for step in (-1, 1):
+            left = gaps
+            q = pin.first - 1 if step < 0 else pin.last + 1
+            while 0 <= q < geo.top and items < HOST_RACK_ITEMS:
+                code = code_at[q + 1]
+                if rack_counts[code] > 0:
+                    items += 1
+                elif out[code] <= 0:
+                    if left == 0:
+                        break
+                    left -= 1
+                q += step
+        if items >= HOST_RACK_ITEMS:
+            return None
+    return out

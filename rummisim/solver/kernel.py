@@ -1,0 +1,660 @@
+"""The compiled kernel of the dynamic program over tile values (see ``dp`` for the whole search).
+
+The program walks the positions 1..V of a run (plus V+1, the high 1, with
+``runs.wrap: high_low``) and, inside each position, the colours one by one. Its
+state after a step is
+
+- per colour, the multiset of runs still open, each reduced to a type
+  (``tables.RunTypes``). A set needs one numbered tile and holds at most
+  ``jokers.max_per_set`` jokers (RULES.md "open questions": ``R7 J J`` is a set);
+  every run starts with a tile, so it has its numbered tile, and its type is its
+  length capped at 3 (the minimum run length): ``A`` one tile; ``C`` two items
+  (``R3 R4`` or ``R3 J``); ``D`` a valid run followed by a joker, waiting for a
+  tile; ``E`` valid, may close. Where the cap could bind (more jokers to place
+  than ``max_per_set``) each type also carries the jokers the run holds
+  (``C0 C1``, ``E0..EM``, ``D1..DM``) and a joker past the cap is no move.
+  A colour holds at most ``copies + jokers`` open runs (each holds a tile or a
+  joker at the current position), so no legal table is cut off;
+- the jokers placed so far;
+- the tiles of the current value set aside for groups, as their number ``n`` and
+  the largest count of one colour ``m``: they form groups of distinct colours
+  (round robin over ``k`` groups) iff some ``k`` has ``m <= k``, ``2k <= n`` and
+  balanced sizes within ``groups.max_size``; jokers fill them to ``min_size``
+  (at most ``max_per_set`` a group). A group of one tile and two jokers is the
+  same set of tiles as a run (``R5 J J``), which the DP builds as a run;
+- with wrap, per colour, the 1s used low (at position 1), so that position V+1
+  takes only the others.
+
+Jokers. The DP places a joker only where a set needs it; every other joker (a
+"spare": the end of a valid run, a 4th group member) is added when the table is
+decoded, where some set has room, and all rack jokers are counted as played. If
+they do not fit (tiny tables, or sets full at ``max_per_set``), the answer is ``None``.
+Canonical forms keep the state space small without losing any optimum: a leading joker
+can always move to the end of its run, except at the top, where the final step closes
+a run of two items with one (``J 12 13``, ``J 12 J``) and a lone tile with two
+(``J J 13``); a joker at a face whose tile stays on the rack could be swapped for that
+tile; a new run never starts with a bare tile while a valid run of that colour that
+holds no joker closes (extending that run is never worse; with a joker in it, the
+merged run could pass the cap).
+
+At a colour step every open run is extended by a tile or a joker, or closed
+(``E`` only); tiles not used by runs start new runs or go to the groups of their
+value. The score is the profile objective as in ``milp``: tiles placed
+with the value as tie-break, or the reverse (a rack joker counts
+``jokers.penalty`` points). Runs longer than V (wrap: 1 low and high in one run)
+are cut in two when decoded.
+
+The kernel is compiled with numba and cached on disk (``cache=True``, next to the
+module in ``__pycache__``), so fresh processes load it instead of compiling; states
+live in flat arrays with one hash table per step, sized to the step (it starts from the
+previous step's count and doubles at half load, so the small steps of most searches stay in
+the CPU cache; the states and their order do not depend on its size). The number of states is bounded
+(deterministic, never wall time): past the bound the pass answers ``OVERFLOW`` and the search gives
+up (``GiveUp.STATES``).
+
+The host fields of the tracked host pass (``jokers._tracked_host``) are the kernel's too
+(``_host_move``). Pure; no I/O.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from rummisim.solver.common import (
+    HOST_RACK_ITEMS,
+)
+from rummisim.solver.tables import (
+    G_AT,
+    HASH_BITS,
+    HOST2_GROUP_AT,
+    HOST2_OP_AT,
+    HOST_GROUP_AT,
+    HOST_OP_AT,
+    HOST_SHARE_AT,
+    MAX_STATES,
+    MIN_HASH_BITS,
+    NO_STATE,
+    OVER_BUDGET,
+    OVERFLOW,
+    X_AT,
+)
+
+_HASH_MULT = np.uint64(0x9E3779B97F4A7C15)
+
+
+@numba.njit(cache=True, nogil=True)
+def _slot(key, bits):
+    return np.int64((np.uint64(key) * _HASH_MULT) >> (np.uint64(64) - np.uint64(bits)))
+
+
+@numba.njit(cache=True, nogil=True)
+def _new_step(htab, hinfo, states):
+    """Start a step's hash table: a fresh stamp, and room for about ``states`` states (the
+    previous step's count) at a load of at most a half, at least ``1 << MIN_HASH_BITS``
+    slots. A step that outgrows it doubles it (``_insert``), up to ``1 << HASH_BITS``."""
+    bits = MIN_HASH_BITS
+    while bits < HASH_BITS and (1 << (bits - 1)) <= states:
+        bits += 1
+    hinfo[0] = bits
+    hinfo[1] += 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _insert(key, score, parent, action, keys, scores, parents, actions, count, step_lo, htab, hinfo):
+    """Put a state into the current step (keep the best score per key); return the new count
+    or OVERFLOW. The step's table (``htab`` rows: stamp, key, index; ``hinfo``: bits in use,
+    stamp) uses only its first ``1 << bits`` rows, so small steps stay in cache; at a load of a
+    half it doubles (a new stamp, the step's states hashed again). State indices are the order
+    of first insertion whatever the table's size, so the search is the same."""
+    bits = hinfo[0]
+    if bits < HASH_BITS and count - step_lo >= (1 << (bits - 1)):
+        bits += 1
+        hinfo[0] = bits
+        hinfo[1] += 1
+        grown = hinfo[1]
+        grow_mask = (1 << bits) - 1
+        for j in range(step_lo, count):
+            h = _slot(keys[j], bits)
+            while htab[h, 0] == grown:
+                h = (h + 1) & grow_mask
+            htab[h, 0] = grown
+            htab[h, 1] = keys[j]
+            htab[h, 2] = j
+    stamp = hinfo[1]
+    mask = (1 << bits) - 1
+    h = _slot(key, bits)
+    while True:
+        if htab[h, 0] != stamp:
+            if count >= keys.shape[0] or count - step_lo >= (1 << (HASH_BITS - 1)):
+                return OVERFLOW
+            htab[h, 0] = stamp
+            htab[h, 1] = key
+            htab[h, 2] = count
+            keys[count] = key
+            scores[count] = score
+            parents[count] = parent
+            actions[count] = action
+            return count + 1
+        if htab[h, 1] == key:
+            j = htab[h, 2]
+            if score > scores[j]:
+                scores[j] = score
+                parents[j] = parent
+                actions[j] = action
+            return count
+        h = (h + 1) & mask
+
+
+@numba.njit(cache=True, nogil=True)
+def _kernel(
+    tcnt,  # (P, C) numbered table tiles per position and colour (must be used)
+    rcnt,  # (P, C) numbered rack tiles (may be used)
+    gain,  # (P,) objective gain of one rack tile at that position
+    wrapable,  # (C,) colours whose 1s are split between position 1 and V+1
+    allow_group,  # (P,) groups allowed at that position (not at V+1)
+    n_jokers,
+    move_start,
+    move_end,
+    moves,
+    group_jokers,
+    width,
+    jokers_at,
+    n_at,
+    m_at,
+    low_at,
+    low_bits,
+    n_bits,
+    m_bits,
+    keys,
+    scores,
+    parents,
+    actions,
+    htab,  # (1 << HASH_BITS, 3) the steps' hash tables (``_insert``)
+    hinfo,  # (2,) bits of the current step's table, its stamp (rises: no stale entries read)
+    final_jokers,  # (states,) leading jokers that close a colour state's runs at the end
+    debt,  # (states,) items a colour state's open runs still need
+    needy,  # (states,) a colour state's open runs that must take an item at the next position
+    rest_gain,  # (P * C,) most score the rack tiles after each colour step can still add
+    bound,  # states whose score plus ``rest_gain`` stays below this are dropped
+    limit,  # states this pass may create (the search budget left): past it, OVER_BUDGET
+    beam,  # 0: exact; else keep the ``beam`` best states of each step (a heuristic pass)
+    step_cap,  # with ``beam``: states a step may create (best states are expanded first)
+    debt_unit,  # with ``beam``: the rank a state loses per tile its open runs still need
+    pin_start,  # (P, C) pinned runs whose first tile is there
+    pin_end,  # (P, C) pinned runs whose last tile is there
+    pin_absorb,  # (P, C) pinned groups that may take one tile of that face
+    pin_join_a,  # (P, C) pinned runs starting there that a run of type A may join
+    pin_join_c,  # (P, C) ... that a run of type C may join
+    pin_drop,  # (states, 2) a colour state less one run of type A / C; -1 if none
+    pin_add,  # (states,) a colour state plus one valid run; -1 past the open runs
+    prune,  # an exact pass leaves out dead-end states (``SearchOptions.prune_dead``)
+    host,  # None, or the host sets of one or two freed table jokers are tracked
+    # (``_host_move``): (the host field's first bit in the key, the rack jokers among the DP's
+    # jokers, per run type the type after a tile / a joker (-1: none), may close, leading
+    # jokers that close it at the last position (-1: none), per (n, m) of a value's groups the
+    # joker counts they may hold as bits, the second host field's first bit or -1); None
+    # compiles a kernel without the host code
+):
+    """Run the DP. Returns (index of the best final state, NO_STATE, OVERFLOW or
+    OVER_BUDGET; states created). Every state kept can still reach ``bound``,
+    so the best final state of an exact pass is the optimum whenever the optimum is at
+    least ``bound``; otherwise the answer is NO_STATE. A beam pass keeps, after each step,
+    only the ``beam`` best states (stable order: ties by creation), copied in score order
+    behind the step, so its play is legal but not proven best.
+
+    Pins: where pinned runs start, up to that many open runs of type A or C join them (they
+    are taken out of the colour state, not extended); where pinned runs end, they come back
+    as valid runs after the step's moves; where pinned groups lack the face, up to that many
+    of the tiles used go to them."""
+    n_pos, n_col = tcnt.shape
+    wmask = np.int64((1 << width) - 1)
+    nmask = np.int64((1 << n_bits) - 1)
+    mmask = np.int64((1 << m_bits) - 1)
+    lmask = np.int64((1 << low_bits) - 1)
+    jmask = np.int64(7)
+    keys[0] = 0
+    scores[0] = 0
+    parents[0] = -1
+    actions[0] = 0
+    lo = 0
+    hi = 1
+    created = 1
+    last = n_pos - 1
+    prune_dead = prune and beam == 0  # (dead ends: see below)
+    for p in range(n_pos):
+        gp = gain[p]
+        for c in range(n_col):
+            _new_step(htab, hinfo, hi - lo)
+            count = hi
+            t = tcnt[p, c]
+            r = rcnt[p, c]
+            shift = c * width
+            low_shift = low_at + c * low_bits
+            wrap_low = wrapable[c] and p == 0
+            wrap_high = wrapable[c] and p == last and p > 0
+            need = bound - rest_gain[p * n_col + c]
+            p_start = pin_start[p, c]
+            p_join_a = pin_join_a[p, c]
+            p_join_c = pin_join_c[p, c]
+            p_end = pin_end[p, c]
+            p_absorb = pin_absorb[p, c]
+            # dead ends the exact passes leave out where a state is made (each is a function of
+            # the key alone, so no state that lives changes): open runs that cannot all take an
+            # item at the colour's next position, runs that cannot close at the top, groups of
+            # this value that cannot form (the last colour step)
+            nxt = min(p + 1, last)
+            runs_next = prune_dead and p < last and pin_start[nxt, c] == 0
+            items_next = tcnt[nxt, c] + rcnt[nxt, c] + n_jokers
+            top_dead = prune_dead and p == last
+            groups_dead = prune_dead and c == n_col - 1
+            for i in range(lo, hi):
+                if beam > 0 and count - hi >= step_cap:
+                    break  # the best states of the beam came first
+                key = keys[i]
+                base = scores[i]
+                s0 = (key >> shift) & wmask
+                used = (key >> jokers_at) & jmask
+                hstate = (key >> host[0]) & HOST_MASK if host is not None else 0
+                h2state = _host_state(key, host[7]) if host is not None else HOST_DONE
+                # (the first host run may take the second freed joker while that has no set)
+                n_ops = _host_ops(hstate, c, h2state < HOST_DONE) if host is not None else 1
+                n_ops2 = _host_ops(h2state, c, False) if host is not None else 1
+                n_share = 2 if n_ops2 > 1 else 1  # which host run a rack copy counts for
+                rem = n_jokers - used
+                n_grp = (key >> n_at) & nmask
+                m_grp = (key >> m_at) & mmask
+                low = (key >> low_shift) & lmask
+                if wrap_low:
+                    x_lo = 0
+                    x_hi = t + r
+                elif wrap_high:
+                    x_lo = max(0, t - low)
+                    x_hi = t + r - low
+                else:
+                    x_lo = t
+                    x_hi = t + r
+                cleared = key & ~(wmask << shift) & ~(jmask << jokers_at)
+                cleared = cleared & ~(nmask << n_at) & ~(mmask << m_at)
+                if host is not None:
+                    cleared = cleared & ~(HOST_MASK << host[0])
+                    if host[7] >= 0:
+                        cleared = cleared & ~(HOST_MASK << host[7])
+                if wrap_low or wrap_high:
+                    cleared = cleared & ~(lmask << low_shift)
+                for joins in range((p_start + 1) * (p_start + 1)):
+                    # ``j_a`` runs of type A and ``j_c`` of type C join pinned runs here
+                    j_a = joins // (p_start + 1)
+                    j_c = joins % (p_start + 1)
+                    if j_a + j_c > p_start or j_a > p_join_a or j_c > p_join_c:
+                        continue
+                    s = s0
+                    for _ in range(j_a):
+                        if s >= 0:
+                            s = pin_drop[s, 0]
+                    for _ in range(j_c):
+                        if s >= 0:
+                            s = pin_drop[s, 1]
+                    if s < 0:
+                        continue
+                    for x in range(x_lo, x_hi + 1):
+                        sc_x = base + (x if wrap_low else x - t) * gp
+                        if sc_x < need:
+                            continue
+                        # a joker here while a tile of this face stays on the rack: the tile
+                        # could take the joker's place (the joker then goes where there is room)
+                        spare_tile = x < t + r and not (wrap_low or wrap_high)
+                        for q in range(min(p_absorb, x) + 1):  # tiles to pinned groups
+                            g_max = min(x - q, mmask) if allow_group[p] else 0
+                            # (min of an int and an np.int64: the stubs find no common type)
+                            for g in range(g_max + 1):  # type: ignore[operator]
+                                if n_grp + g > nmask:
+                                    break
+                                grp = ((n_grp + g) << n_at) | (max(m_grp, g) << m_at)
+                                jg_need = 0  # jokers the groups of this value will need
+                                if groups_dead:
+                                    jg_need = group_jokers[n_grp + g, max(m_grp, g)]
+                                    if jg_need < 0 or jg_need > rem:
+                                        continue
+                                if wrap_low:
+                                    grp = grp | (x << low_shift)
+                                for ops in range(n_ops * n_ops2 * n_share):
+                                    op = ops // (n_ops2 * n_share)
+                                    op2 = (ops // n_share) % n_ops2
+                                    h_new = h_tile = h_jok = h2_new = 0
+                                    if host is not None:
+                                        rack_1 = rack_2 = x > t
+                                        if op in (1, 2) and op2 in (1, 2) and x - t == 1:
+                                            # both host runs take a tile of this face, one rack
+                                            # copy is played here: it counts for one of them
+                                            rack_1 = ops % n_share == 0
+                                            rack_2 = not rack_1
+                                        elif ops % n_share:
+                                            continue
+                                        h_new, h_tile, h_jok, took = _host_move(
+                                            hstate, op, c, rack_1, g > 0, host[1], spare_tile,
+                                            host[2], host[3], host[4], h2state < HOST_DONE,
+                                        )  # fmt: skip
+                                        if h_new < 0:
+                                            continue
+                                        if host[7] >= 0:
+                                            # the second host set starts only once the first has
+                                            # (the two freed jokers are interchangeable); where
+                                            # the first took the second freed joker, it is done
+                                            if (op2 == 1 or took) and h_new < HOST_DONE:
+                                                continue
+                                            h2_new, h2_tile, h2_jok, _ = _host_move(
+                                                h2state, op2, c, rack_2, g > 0, host[1], spare_tile,
+                                                host[2], host[3], host[4], False,
+                                            )  # fmt: skip
+                                            if h2_new < 0 or (took and op2):
+                                                continue
+                                            if took:
+                                                h2_new = HOST_DONE
+                                            h_tile += h2_tile
+                                            h_jok += h2_jok
+                                        if h_jok > rem:
+                                            continue
+                                    u = x - q - g - h_tile
+                                    if u < 0:
+                                        continue
+                                    for row in range(move_start[s, u], move_end[s, u]):
+                                        jokers = moves[row, 1]
+                                        if jokers + h_jok + jg_need > rem or (jokers > 0 and spare_tile):
+                                            break
+                                        s_new = moves[row, 0]
+                                        for _ in range(p_end):
+                                            if s_new >= 0:
+                                                s_new = pin_add[s_new]
+                                        if s_new < 0:
+                                            continue
+                                        placed = used + jokers + h_jok
+                                        if runs_next and needy[s_new] > items_next - placed:
+                                            continue
+                                        if top_dead and final_jokers[s_new] < 0:
+                                            continue
+                                        nk = cleared | (s_new << shift) | (placed << jokers_at) | grp
+                                        if host is not None:
+                                            nk = nk | (h_new << host[0])
+                                            if host[7] >= 0:
+                                                nk = nk | (h2_new << host[7])
+                                        action = moves[row, 2] | (x << X_AT) | (g << G_AT)
+                                        action = action | (op << HOST_OP_AT) | (op2 << HOST2_OP_AT)
+                                        action = action | ((ops % n_share) << HOST_SHARE_AT)
+                                        count = _insert(
+                                            nk, sc_x, i, action, keys, scores, parents, actions,
+                                            count, hi, htab, hinfo,
+                                        )  # fmt: skip
+                                        if count < 0:
+                                            return OVERFLOW, created + count - hi
+                                        if created + count - hi > limit:
+                                            return OVER_BUDGET, limit  # the last state is dropped
+            created += count - hi
+            lo, hi = _next_step(
+                hi, count, beam, debt_unit, keys, scores, parents, actions, debt, n_col, width
+            )
+            if hi == lo:
+                return NO_STATE, created
+        # the groups of this value: the numbered tiles set aside plus the jokers they need
+        _new_step(htab, hinfo, hi - lo)
+        count = hi
+        for i in range(lo, hi):
+            key = keys[i]
+            used = (key >> jokers_at) & jmask
+            n_grp = (key >> n_at) & nmask
+            m_grp = (key >> m_at) & mmask
+            jg = group_jokers[n_grp, m_grp]
+            if jg < 0 or used + jg > n_jokers:
+                continue
+            base = key & ~(nmask << n_at) & ~(mmask << m_at) & ~(jmask << jokers_at)
+            hstate = (key >> host[0]) & HOST_MASK if host is not None else 0
+            h2state = _host_state(key, host[7]) if host is not None else HOST_DONE
+            n_in = 2 if host is not None and hstate < HOST_DONE else 1
+            n_in2 = 2 if host is not None and h2state < HOST_DONE else 1
+            # no host set yet: its count of rack colours in groups starts again; or the freed
+            # joker joins the groups of this value (a group with two rack items: ``_host_group``);
+            # the second joins only where the first has a set (here or before)
+            for ins in range(n_in * n_in2):
+                h_in = ins // n_in2
+                h_in2 = ins % n_in2
+                z = jg
+                h_new = hstate
+                h2_new = h2state
+                if host is not None:
+                    if hstate < HOST_DONE:
+                        h_new = HOST_DONE if h_in else 0
+                    if h2state < HOST_DONE:
+                        if h_in2 and h_new < HOST_DONE:
+                            continue
+                        h2_new = HOST_DONE if h_in2 else 0
+                    if h_in or h_in2:
+                        colours = hstate if h_in else h2state
+                        z = _host_group_jokers(jg, colours, host[1], allow_group[p], h_in + h_in2)
+                        if z < 0 or used + z > n_jokers or not (host[6][n_grp, m_grp] >> z) & 1:
+                            continue
+                    base = (base & ~(HOST_MASK << host[0])) | (h_new << host[0])
+                    if host[7] >= 0:
+                        base = (base & ~(HOST_MASK << host[7])) | (h2_new << host[7])
+                nk = base | ((used + z) << jokers_at)
+                action = z | (h_in << HOST_GROUP_AT) | (h_in2 << HOST2_GROUP_AT)
+                count = _insert(
+                    nk, scores[i], i, action, keys, scores, parents, actions, count, hi, htab, hinfo
+                )  # fmt: skip
+                if count < 0:
+                    return OVERFLOW, created + count - hi
+                if created + count - hi > limit:
+                    return OVER_BUDGET, limit
+        created += count - hi
+        lo, hi = _next_step(hi, count, beam, debt_unit, keys, scores, parents, actions, debt, n_col, width)
+        if hi == lo:
+            return NO_STATE, created
+    # at the top a run short of a set closes with leading jokers (J 12 13, J J 13); a leading
+    # joker anywhere else could move to the end of its run, or is not needed at all
+    best = NO_STATE
+    best_score = 0
+    for i in range(lo, hi):
+        key = keys[i]
+        ok = True
+        lead = 0
+        for c in range(n_col):
+            s = (key >> (c * width)) & wmask
+            if final_jokers[s] < 0:
+                ok = False
+                break
+            lead += final_jokers[s]
+        if ok and host is not None:
+            hstate = (key >> host[0]) & HOST_MASK
+            h2state = _host_state(key, host[7])
+            # a freed joker in no set: the first's never is; the second's leads the first host
+            # run where that is still open, and none where it is not
+            if hstate < HOST_DONE or (h2state < HOST_DONE and hstate == HOST_DONE):
+                ok = False
+            for h, extra in ((hstate, 1 if h2state < HOST_DONE else 0), (h2state, 0)):
+                if ok and h > HOST_DONE:  # a host run still open: leading jokers close it
+                    r = (h - HOST_ACTIVE) % HOST_PER_COLOUR
+                    h_lead = host_lead(r // 6, (r // 2) % 3, r % 2, host[1], host[5], extra)
+                    ok = h_lead >= 0
+                    lead += h_lead
+        if ok and ((key >> jokers_at) & jmask) + lead > n_jokers:
+            ok = False
+        if ok and (best == NO_STATE or scores[i] > best_score):
+            best = i
+            best_score = scores[i]
+    return best, created
+
+
+# The host set of one freed table joker (``jokers.reuse: two_rack_tiles``): the key's host
+# field is 0..2 before it exists (the colours of the current value whose groups hold a rack
+# copy, at most 2), HOST_DONE once it is made, else the run it is: HOST_ACTIVE + colour *
+# HOST_PER_COLOUR + type * 6 + rack items (0..2) * 2 + freed joker in it (0/1).
+HOST_DONE = 3
+
+
+HOST_ACTIVE = 4
+
+
+HOST_PER_COLOUR = 24  # 4 untracked run types x 3 counts of rack items x freed joker or not
+
+
+HOST_MASK = 127
+
+
+HOST_OPS = 10  # a host run's moves at its colour step: see ``_host_move``
+
+
+HOST_BITS = 7
+
+
+HOST_TYPES = ("A", "C", "D", "E")  # the run types a host run takes (untracked joker counts)
+
+
+@numba.njit(cache=True, nogil=True)
+def _host_move(
+    hstate, op, c, rack_here, to_groups, n_rj, spare_tile, after_tile, after_joker, closes, other
+):  # fmt: skip
+    """One move of a host field at a colour step (colour ``c``): (its new value, tiles it takes
+    from those used here, jokers it places, whether it took the other freed joker), the value -1
+    for no such move. Before the host set exists, ``op`` 0 is no move (a group here that takes a
+    rack copy of the face counts a rack colour) and 1 starts it with a tile; a host run of this
+    colour must take a tile (2), a rack joker (3), the freed joker (4; once it holds it, the other
+    freed joker where that has no set yet, ``other``), or close (5..7: with 0..2 jokers appended
+    at its end, the freed joker first, then a rack joker; 8..9: with 1..2 appended, the other
+    freed joker among them), which makes it the host set when it holds the freed joker and two
+    rack items. A rack copy of the face is used here (``rack_here``): one of them is the host's
+    tile."""
+    if hstate < HOST_DONE:
+        if op == 0:
+            return min(2, hstate + (1 if to_groups and rack_here else 0)), 0, 0, False
+        return HOST_ACTIVE + c * HOST_PER_COLOUR + (2 if rack_here else 0), 1, 0, False
+    if hstate == HOST_DONE or (hstate - HOST_ACTIVE) // HOST_PER_COLOUR != c:
+        return hstate, 0, 0, False
+    r = (hstate - HOST_ACTIVE) % HOST_PER_COLOUR
+    kind = r // 6
+    items = (r // 2) % 3
+    freed = r % 2
+    at = HOST_ACTIVE + c * HOST_PER_COLOUR
+    if op == 2:
+        return at + after_tile[kind] * 6 + min(2, items + (1 if rack_here else 0)) * 2 + freed, 1, 0, False
+    if op == 3:
+        if n_rj == 0 or spare_tile or after_joker[kind] < 0:
+            return -1, 0, 0, False
+        return at + after_joker[kind] * 6 + min(2, items + 1) * 2 + freed, 0, 1, False
+    if op == 4:
+        if after_joker[kind] < 0 or (freed and not other):
+            return -1, 0, 0, False
+        return at + after_joker[kind] * 6 + items * 2 + 1, 0, 1, freed == 1
+    if op < 2 or not closes[kind]:
+        return -1, 0, 0, False
+    took = op >= 8
+    if took and not other:
+        return -1, 0, 0, False
+    appended = op - 7 if took else op - 5
+    # the appended jokers: this host's freed joker (where not in yet), the other's, rack jokers
+    rack_jokers = appended - (1 if appended and not freed else 0) - (1 if took else 0)
+    if rack_jokers < 0 or rack_jokers > n_rj or not (freed or appended) or items + rack_jokers < 2:
+        return -1, 0, 0, False
+    return HOST_DONE, 0, appended, took
+
+
+@numba.njit(cache=True, nogil=True)
+def _host_ops(hstate, c, other):
+    """The moves of a host field at a colour step of colour ``c`` (``_host_move``): no host set
+    yet, nothing or one starts here; the host set is a run of this colour, ``HOST_OPS`` (less
+    the two closes with the other freed joker, where it cannot take that: ``other``); else
+    none (the field stays)."""
+    if hstate < HOST_DONE:
+        return 2
+    if hstate >= HOST_ACTIVE and (hstate - HOST_ACTIVE) // HOST_PER_COLOUR == c:
+        return HOST_OPS if other else HOST_OPS - 2
+    return 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _host_state(key, at):
+    """The host field at bit ``at`` of ``key``; HOST_DONE where there is none (``at`` -1)."""
+    return (key >> at) & HOST_MASK if at >= 0 else HOST_DONE
+
+
+@numba.njit(cache=True, nogil=True)
+def _host_group_jokers(jg, rack_colours, n_rj, allowed, freed):
+    """Jokers the groups of a value take when ``freed`` freed jokers (1 or 2) join them beside two
+    rack items each, or both in one group beside two (``rack_colours`` colours with a rack copy
+    in the groups, or one and a rack joker): at least the ``jg`` they need, at least the freed
+    jokers (and the rack joker); -1 where it cannot. Two freed jokers in the groups of one value
+    are a relaxation (the decoding finds their groups, else the play is refused)."""
+    if not allowed:
+        return -1
+    if rack_colours >= 2:
+        return max(jg, freed)
+    if rack_colours == 1 and n_rj > 0:
+        return max(jg, freed + 1)
+    return -1
+
+
+@numba.njit(cache=True, nogil=True)
+def host_lead(kind, items, freed, n_rj, top_jokers, extra=0):
+    """Leading jokers that close a host run still open at the last position (its type
+    ``kind``, ``items`` rack items, the freed joker in it or not; ``extra``: another freed joker
+    that must lead it too): a run short of a set closes with them, or the freed jokers (and a
+    rack joker, for a second rack item) lead a valid run; -1 where none makes it the host set."""
+    lead = top_jokers[kind]
+    if lead < 0:
+        return -1
+    need = (0 if freed else 1) + extra  # the freed jokers lead first
+    lead = max(lead, need)
+    rack_jokers = lead - need
+    if items + rack_jokers < HOST_RACK_ITEMS:
+        lead += 1
+        rack_jokers += 1
+    if rack_jokers > n_rj or items + rack_jokers < HOST_RACK_ITEMS:
+        return -1
+    return lead
+
+
+@numba.njit(cache=True, nogil=True)
+def _next_step(hi, count, beam, debt_unit, keys, scores, parents, actions, debt, n_col, width):
+    """The (lo, hi) range of the states just made, ``[hi, count)``; in a beam pass its
+    ``beam`` best, copied behind it best first. A state ranks by its score less
+    ``debt_unit`` per item its open runs still need (``debt``: two for a run of one
+    tile, one for two items or a trailing joker): a run begun is not yet a set, and ranking
+    by score alone fills the beam with states that die at the next value."""
+    n = count - hi
+    if beam == 0 or n == 0:
+        return hi, count
+    kept = min(n, beam, keys.shape[0] - count)
+    wmask = np.int64((1 << width) - 1)
+    rank = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        key = keys[hi + i]
+        owed = 0
+        for c in range(n_col):
+            owed += debt[(key >> (c * width)) & wmask]
+        rank[i] = owed * debt_unit - scores[hi + i]
+    order = np.argsort(rank, kind="mergesort")
+    for k in range(kept):
+        src = hi + order[k]
+        dst = count + k
+        keys[dst] = keys[src]
+        scores[dst] = scores[src]
+        parents[dst] = parents[src]
+        actions[dst] = actions[src]
+    return count, count + kept
+
+
+class _Buffers:
+    def __init__(self) -> None:
+        self.keys = np.empty(MAX_STATES, dtype=np.int64)
+        self.scores = np.empty(MAX_STATES, dtype=np.int64)
+        self.parents = np.empty(MAX_STATES, dtype=np.int64)
+        self.actions = np.empty(MAX_STATES, dtype=np.int64)
+        self.htab = np.zeros((1 << HASH_BITS, 3), dtype=np.int64)
+        self.hinfo = np.zeros(2, dtype=np.int64)
+
+
+_BUFFERS: list[_Buffers] = []
+
+
+def _buffers() -> _Buffers:
+    if not _BUFFERS:
+        _BUFFERS.append(_Buffers())
+    return _BUFFERS[0]

@@ -1,0 +1,599 @@
+"""One pass of the DP over a position (``_best``): the pools of table and rack tiles, the grids
+the kernel walks, its score floors, the wrap splits and the decoding of the best final state.
+
+Bounding. Each kernel pass has a score floor: a state whose score plus the most the
+rack tiles after it can add stays below the floor is dropped, so the pass answers the
+exact optimum whenever that reaches the floor, and nothing otherwise. The floors ask
+for the whole rack, then all but one or two rack tiles, then nothing (a full pass).
+The positions that are slow to search (big tables, jokers) mostly place the whole rack,
+and those passes usually keep far fewer states. Dead ends: an exact pass does not make a
+state whose key alone rules out every continuation (its colour's open runs need more items at
+the next position than the tiles of that face and the jokers left; a run that cannot close at
+the top; after the last colour of a value, groups that cannot form with the jokers left). These
+were 42% of the states on the benchmark's hard positions; as each is a function of the key, no
+state that lives, nor its score or parent, changes (a search answers the same play), only the
+states charged to the budget and the limits fall (about half). With locked jokers, a pruned
+pass may pick another of several best tables than a full pass; if none of them passes
+``validate_move``, the full passes are run before giving up.
+
+Wrap: the 1s of a colour are split between position 1 and V+1 (the high 1); each split is
+its own sub-problem (``_wrap_splits``), the high 1s fixed before the sweep, and each one after
+the first only looks for a better score (its floor).
+
+Search budget: every state created is charged to a ``Meter``; a search that would pass what
+the meter allows stops with ``SearchBudgetSpent``. The beam pass (``_best`` with
+``beam_states``, ``dp.solve_dp_beam``) is the anytime answer ``solver.solve`` uses then: one
+pass of the same kernel that keeps, after each step, only the best states (by score less a
+tile's worth per tile that their open runs still need; ranking by score alone keeps runs begun
+that cannot close), within a given number of states. Its play is legal but not proven best.
+Pure; no I/O.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import product
+
+import numba
+import numpy as np
+
+from rummisim.geometry import run_geometry
+from rummisim.melds import Meld
+from rummisim.profile import RuleProfile
+from rummisim.solver.budget import GiveUp, Meter
+from rummisim.solver.common import (
+    TILE_WEIGHT,
+    SearchBudgetSpent,
+    tile_gain,
+)
+from rummisim.solver.common import gain as item_gain
+from rummisim.solver.decode import (
+    build_table,
+    split_host,
+)
+from rummisim.solver.hosts import (
+    Host,
+    freed_in,
+)
+from rummisim.solver.kernel import (
+    HOST_BITS,
+    HOST_TYPES,
+    _buffers,
+    _kernel,
+)
+from rummisim.solver.pins import (
+    PinGrids,
+    make_pins,
+    pin_grids,
+)
+from rummisim.solver.tables import (
+    GROUP_NUMBERED,
+    MAX_KEY_BITS,
+    MAX_STATES,
+    NO_STATE,
+    OVER_BUDGET,
+    OVERFLOW,
+    _Tables,
+    _tables,
+    type_arrays,
+)
+
+_Found = tuple[int, tuple[Meld, ...], tuple[int, ...]]  # score, new table, played
+
+
+def _tile_counts(rack, table, ts) -> tuple[np.ndarray, np.ndarray]:
+    """The table's and the rack's tile counts, by code."""
+    table_counts = np.bincount(
+        np.array([t for m in table for t in m.tiles], dtype=np.int64), minlength=ts.n_codes
+    )
+    return table_counts, np.bincount(np.array(rack, dtype=np.int64), minlength=ts.n_codes)
+
+
+def _pools(rack, table, profile, objective, virtual, forced, hosts=(), counts=None):
+    """(table counts, rack counts, score offset) the DP sees: kept jokers as tiles of their
+    faces, forced rack tiles moved to the table, the ``hosts`` sets and the freed jokers in
+    them taken out (the rack tiles of both score in the offset). ``counts``: the table's and
+    the rack's tile counts, when the caller has them (never written)."""
+    ts = profile.tileset
+    joker = ts.joker
+    if counts is None:
+        counts = _tile_counts(rack, table, ts)
+    if not (virtual or forced or hosts):
+        return counts[0], counts[1], 0
+    table_counts, rack_counts = counts[0].copy(), counts[1].copy()
+    table_counts[joker] -= len(virtual)
+    offset = 0
+    for f in virtual:
+        table_counts[f] += 1
+    for f in forced:
+        table_counts[f] += 1
+        rack_counts[f] -= 1
+        offset += item_gain(ts.value_of(f), objective)
+    for host in hosts:
+        table_counts[joker] -= freed_in(host, joker)
+        for t in host[1]:
+            table_counts[t] -= 1
+        for t in host[2]:
+            rack_counts[t] -= 1
+            offset += tile_gain(profile, t, objective)
+    return table_counts, rack_counts, offset
+
+
+def _best(
+    rack: tuple[int, ...],
+    table: tuple[Meld, ...],
+    profile: RuleProfile,
+    objective: str,
+    meter: Meter,
+    *,
+    virtual: tuple[int, ...] = (),
+    forced: tuple[int, ...] = (),
+    prune: bool = True,
+    hosts: tuple[Host, ...] = (),
+    floor: int | None = None,
+    beam_states: int = 0,
+    pinned: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = (),
+    host: bool = False,
+    kept_outside_hosts: bool = False,
+) -> _Found | None:
+    """(score, new table, played) of the best play, treating table jokers as free,
+    except ``virtual``: table jokers kept at these faces (tiles of that face in the DP, jokers
+    again in the answer); ``forced``: rack tiles that must be played. With ``beam_states``,
+    one beam pass that creates about that many states at most (a good play, not proven).
+    ``pinned``: table sets as (tiles, faces), their jokers at faces of ``virtual``, that stay
+    together and may only grow (``pins.Pin``); ``None`` where pins do not apply.
+    ``host``: the one or two table jokers left free are freed jokers, each of which the play puts
+    in a set with two other rack items, or both in one such set (the kernel tracks those sets);
+    ``None`` where this does not apply (see ``_host_args``). It also takes three or more jokers,
+    its runs then without per-run joker counts (a relaxation of ``max_per_set``: the decoding
+    refuses a set past the cap, and the caller checks the play);
+    ``kept_outside_hosts``: the kept jokers go back into sets other than the host runs where
+    they can (``decode.restore_jokers``).
+
+    The DP places only the jokers some set needs; every other joker (the table's must stay,
+    the rack's score) is added afterwards where a set has room. If they do not fit, the
+    answer is ``None`` (the DP score assumed they would)."""
+    ts = profile.tileset
+    C = ts.colours
+    joker = ts.joker
+    real_counts, full_rack_counts = counts = _tile_counts(rack, table, ts)
+    table_counts, rack_counts, offset = _pools(
+        rack, table, profile, objective, virtual, forced, hosts, counts
+    )
+    n_tj, n_rj = int(table_counts[joker]), int(rack_counts[joker])
+    fewest, most = _count_range(table_counts, rack_counts, joker)
+    if n_tj + n_rj > ts.jokers or fewest < 0:
+        meter.fail(GiveUp.SCOPE)
+        return None
+    copies = max(ts.copies, most)
+    n_jokers = n_tj + n_rj
+    pins = make_pins(pinned, profile) if pinned else ()
+    if pins is None:
+        meter.fail(GiveUp.PINS)
+        return None
+    if pins:
+        # a pinned set with the DP's jokers could pass ``max_per_set``: not tracked with pins
+        cap = profile.jokers.max_per_set
+        if n_jokers + max(pin.jokers for pin in pins) > cap:
+            meter.fail(GiveUp.PINS)
+            return None
+        table_counts = _less_pins(table_counts, pins)
+        pin_jokers = sorted(
+            f for pin in pins for t, f in zip(pin.tiles, pin.faces, strict=True) if t == joker
+        )
+        if table_counts is None or pin_jokers != sorted(virtual):
+            meter.fail(GiveUp.PINS)  # every kept joker sits in a pin
+            return None
+        virtual = ()
+    tab = _tables(profile, copies, n_jokers, host)
+    if tab is None:
+        meter.fail(GiveUp.STATES)
+        return None
+    host_args = None
+    if host:
+        if pins or hosts or beam_states or n_tj not in (1, 2) or tab.types.n != len(HOST_TYPES):
+            meter.fail(GiveUp.TRACKED_NOT_APPLICABLE)
+            return None
+        if tab.low_at + n_tj * HOST_BITS > MAX_KEY_BITS:
+            meter.fail(GiveUp.TRACKED_NOT_APPLICABLE)
+            return None
+        host_args = _host_args(tab, n_rj, profile, n_tj)
+    tgrid, rgrid, wrapable, allow_group = _grids(table_counts, rack_counts, profile)
+    n_pos = tgrid.shape[0]
+    gain = _position_gains(profile, objective)
+    n_steps = n_pos * (C + 1)
+    bounds = _bounds(rack_counts[:joker], profile, objective) if prune else [NO_BOUND]
+    if floor is not None:
+        need = floor - offset - n_rj * item_gain(profile.jokers.penalty, objective)
+        bounds = [b for b in bounds if b > need] + [need]
+    beam = step_cap = 0
+    if beam_states:
+        # half the states for the steps' caps: one state's moves may pass a cap a little
+        step_cap = min(max(1, beam_states // (2 * n_steps)), (MAX_STATES - 1) // n_steps // 2)
+        beam, bounds = step_cap, [NO_BOUND]  # it keeps what a step may create
+    args = (tab, tgrid, rgrid, gain, wrapable, allow_group, n_jokers, bounds, meter, beam, step_cap)
+    grid_of_best: list = []
+    pin_args = pin_grids(pins, n_pos, profile) if pins else None
+    best = _search(*args, pins=pin_args, host=host_args, grid_of_best=grid_of_best)
+    buf = _buffers()
+    if best == NO_STATE and floor is not None:
+        return NO_BOUND, table, ()  # nothing reaches the floor
+    if best < 0:
+        meter.fail(GiveUp.STATES)
+        return None
+    steps = np.empty(n_steps, dtype=np.int64)
+    if _chain(buf.parents, buf.actions, best, steps) != n_steps:
+        meter.fail(GiveUp.DECODE)
+        return None
+    score = int(buf.scores[best]) + offset + n_rj * item_gain(profile.jokers.penalty, objective)
+    host_sets = tuple(h[0] for h in hosts)
+    moves = None
+    if host_args is not None:
+        split = split_host(steps, grid_of_best[0], n_pos, profile, tab.types, n_rj, n_tj)
+        if split is None:
+            meter.fail(GiveUp.DECODE)
+            return None
+        steps, moves = split
+    new_table = build_table(
+        steps, profile, tab.types, n_pos, n_jokers, virtual, host_sets, pins, moves, kept_outside_hosts
+    )
+    if new_table is None:
+        meter.fail(GiveUp.DECODE)
+        return None
+    new_tiles = np.array([t for m in new_table for t in m.tiles], dtype=np.int64)
+    played = _played(new_tiles, real_counts, full_rack_counts)
+    if played.shape[0] and played[0] < 0:
+        meter.fail(GiveUp.DECODE)
+        return None
+    return score, new_table, tuple(played.tolist())
+
+
+@numba.njit(cache=True, nogil=True)
+def _count_range(table_counts, rack_counts, joker):
+    """(fewest count of any code on the table or the rack, most numbered tiles of one code on
+    both): a negative count means the position is not one the DP can take."""
+    fewest = 0
+    most = 0
+    for code in range(table_counts.shape[0]):
+        fewest = min(fewest, table_counts[code], rack_counts[code])
+        if code < joker:
+            most = max(most, table_counts[code] + rack_counts[code])
+    return fewest, most
+
+
+@numba.njit(cache=True, nogil=True)
+def _played(new_tiles, table_counts, rack_counts):
+    """The rack tiles a new table adds to the old one (codes ascending), or ``[-1]`` when it
+    lacks a table tile or adds more of a code than the rack holds."""
+    extra = -table_counts.copy()
+    for t in new_tiles:
+        extra[t] += 1
+    n = 0
+    for code in range(extra.shape[0]):
+        if extra[code] < 0 or extra[code] > rack_counts[code]:
+            return np.full(1, -1, dtype=np.int64)
+        n += extra[code]
+    out = np.empty(n, dtype=np.int64)
+    k = 0
+    for code in range(extra.shape[0]):
+        for _ in range(extra[code]):
+            out[k] = code
+            k += 1
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _chain(parents, actions, best, out):
+    """The actions from the first step to state ``best`` into ``out`` (its steps, in order),
+    walking back from ``best``; returns the number of steps, or -1 when they do not fit ``out``."""
+    i = best
+    for k in range(out.shape[0] - 1, -1, -1):
+        if i <= 0:
+            return -1  # fewer steps than ``out`` holds
+        out[k] = actions[i]
+        i = parents[i]
+    return out.shape[0] if i == 0 else -1
+
+
+@lru_cache(maxsize=64)
+def _position_gains(profile: RuleProfile, objective: str) -> np.ndarray:
+    """The objective gain of one numbered tile at each run position (shared: never written;
+    not flagged read-only, which would compile the kernel a second time)."""
+    geo = run_geometry(profile)
+    return np.array([item_gain(geo.value_at(p + 1), objective) for p in range(geo.top)], dtype=np.int64)
+
+
+def _grids(table_counts: np.ndarray, rack_counts: np.ndarray, profile: RuleProfile):
+    """Numbered table and rack tiles per run position and colour (with wrap, the 1s again
+    at position V+1), the wrapping colours, and the positions where groups may form."""
+    return _grid_arrays(table_counts, rack_counts, *_grid_shape(profile))
+
+
+@lru_cache(maxsize=64)
+def _grid_shape(profile: RuleProfile) -> tuple[int, int, int, bool]:
+    """(values, colours, run positions, wrap) of the profile's grids."""
+    ts = profile.tileset
+    return ts.values, ts.colours, run_geometry(profile).top, bool(profile.wrap)
+
+
+@numba.njit(cache=True, nogil=True)
+def _grid_arrays(table_counts, rack_counts, n_values, n_col, n_pos, wrap):
+    """``_grids`` compiled: codes run colour by colour, value by value (``code = colour *
+    values + value - 1``)."""
+    tgrid = np.zeros((n_pos, n_col), dtype=np.int64)
+    rgrid = np.zeros((n_pos, n_col), dtype=np.int64)
+    for c in range(n_col):
+        for v in range(n_values):
+            tgrid[v, c] = table_counts[c * n_values + v]
+            rgrid[v, c] = rack_counts[c * n_values + v]
+    wrapable = np.zeros(n_col, dtype=np.bool_)
+    allow_group = np.ones(n_pos, dtype=np.bool_)
+    if wrap:
+        for c in range(n_col):
+            wrapable[c] = (tgrid[0, c] + rgrid[0, c]) > 0
+            if wrapable[c]:
+                tgrid[n_values, c] = tgrid[0, c]
+                rgrid[n_values, c] = rgrid[0, c]
+        allow_group[n_values] = False
+    return tgrid, rgrid, wrapable, allow_group
+
+
+def _search(
+    tab: _Tables,
+    tgrid,
+    rgrid,
+    gain,
+    wrapable,
+    allow_group,
+    n_jokers: int,
+    bounds,
+    meter: Meter,
+    beam: int = 0,
+    step_cap: int = 0,
+    *,
+    pins=None,
+    host=None,
+    grid_of_best: list | None = None,
+) -> int:
+    """Run the kernel with each score floor in turn until one finds a final state: the
+    index of the best final state, or NO_STATE / OVERFLOW. The states created are charged
+    to ``meter``; past what it allows, ``SearchBudgetSpent``.
+
+    With wrap, the 1s of a colour are split between position 1 and V+1 (the high 1). Carrying
+    the split through the sweep (the kernel's per-colour ``low`` counts) multiplies the states
+    by up to three per colour, 14x on game positions. Instead each split is its own sub-problem
+    (``_wrap_splits``): the high 1s of each colour are fixed before the sweep, so the kernel
+    carries no split; the best sub-problem is the optimum, and each one after the first only
+    looks for a better score (its floor), which prunes almost everything. ``grid_of_best``:
+    a list that gets the table grid of the sub-problem answered."""
+    if grid_of_best is not None:
+        grid_of_best.append(tgrid)
+    if beam or not wrapable.any():
+        args = (tab, tgrid, rgrid, gain, wrapable, allow_group, n_jokers, bounds, meter)
+        return _passes(*args, beam, step_cap, pins=pins, host=host)
+    best_score = None
+    best_grids = None
+    last = None
+    no_wrap = np.zeros_like(wrapable)
+    for tg, rg in _wrap_splits(tgrid, rgrid, wrapable, n_jokers, pins=pins, rack_high=host is not None):
+        floors = bounds
+        if best_score is not None:  # only a better play is of interest
+            floors = sorted({max(b, best_score + 1) for b in bounds}, reverse=True)
+        found = _passes(
+            tab, tg, rg, gain, no_wrap, allow_group, n_jokers, floors, meter, pins=pins, host=host
+        )  # fmt: skip
+        last = (tg, rg)
+        if found == OVERFLOW:
+            return OVERFLOW
+        if found >= 0:
+            score = int(_buffers().scores[found])
+            if best_score is None or score > best_score:
+                best_score, best_grids, best = score, (tg, rg), found
+    if best_grids is None:
+        return NO_STATE
+    if grid_of_best is not None:
+        grid_of_best[-1] = best_grids[0]
+    if best_grids is not last:  # the buffers hold a later sub-problem: search the best one again
+        tg, rg = best_grids
+        best = _passes(
+            tab, tg, rg, gain, no_wrap, allow_group, n_jokers, [best_score], meter, pins=pins, host=host
+        )  # fmt: skip
+    return best
+
+
+def _wrap_splits(tgrid, rgrid, wrapable, n_jokers: int, *, pins=None, rack_high: bool = False):
+    """Grids of the sub-problems of a wrap search, no high 1 first: for each choice of how many
+    1s of each colour sit high (at V+1, after 13), those 1s move from position 1 to V+1 (table
+    1s first: a table tile and a rack tile of one face are interchangeable, and a table 1 placed
+    high leaves the rack 1 free for more), with no split left for the kernel. A rack 1 moved high
+    may still stay on the rack (the kernel plays rack tiles at will): that is the same play as a
+    sub-problem with fewer high 1s. A colour takes high 1s only if a run can reach V+1: its 12
+    and 13, or jokers for what is missing. ``rack_high`` (a search that tracks host sets): a
+    rack 1 counts as a host's rack item where a table 1 does not, so they are not
+    interchangeable, and every mix of table and rack 1s high is a sub-problem of its own."""
+    last = tgrid.shape[0] - 1
+    have = (tgrid + rgrid) > 0
+    if pins is not None:  # pinned runs (out of the grids) cover their positions too
+        start, end = pins[0], pins[1]
+        have |= (np.cumsum(start, axis=0) - np.cumsum(end, axis=0) + end) > 0
+    choices = []
+    for c in range(tgrid.shape[1]):
+        ones = int(tgrid[0, c] + rgrid[0, c]) if wrapable[c] else 0
+        missing = int(not have[last - 1, c]) + int(not have[last - 2, c])
+        highs = range(ones + 1) if ones and missing <= n_jokers else range(1)
+        table_ones = int(tgrid[0, c])
+        choices.append(
+            [
+                (high, from_table)
+                for high in highs
+                for from_table in (
+                    range(min(high, table_ones), max(0, high - (ones - table_ones)) - 1, -1)
+                    if rack_high
+                    else (min(high, table_ones),)
+                )
+            ]
+        )
+    for split in product(*choices):
+        tg = tgrid.copy()
+        rg = rgrid.copy()
+        for c, (high, from_table) in enumerate(split):
+            tg[0, c] -= from_table
+            rg[0, c] -= high - from_table
+            tg[last, c] = from_table
+            rg[last, c] = high - from_table
+        yield tg, rg
+
+
+def _passes(tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: int, bounds, meter: Meter,
+            beam: int = 0, step_cap: int = 0, *, pins: PinGrids | None = None, host=None) -> int:  # fmt: skip
+    """The kernel with each floor of ``bounds`` in turn (see ``_search``), in one compiled call
+    (``_run_passes``); ``pins``: the kernel's pin grids (``pins.pin_grids``), none by default;
+    ``host``: the kernel's host arguments (``_host_args``), none by default."""
+    buf = _buffers()
+    if pins is None:
+        pins = _no_pins(tgrid.shape)
+    # ``_kernel``'s arguments before and after the pass's own (rest gains, floor, limit, beam)
+    head = (
+        tgrid, rgrid, gain, wrapable, allow_group, n_jokers,
+        tab.move_start, tab.move_end, tab.moves, tab.group_jokers, tab.width,
+        tab.jokers_at, tab.n_at, tab.m_at, tab.low_at, tab.low_bits, tab.n_bits, tab.m_bits,
+        buf.keys, buf.scores, buf.parents, buf.actions, buf.htab, buf.hinfo,
+        tab.final_jokers, tab.debt, tab.needy,
+    )  # fmt: skip
+    tail = (*pins, tab.pin_drop, tab.pin_add, meter.options.prune_dead, host)
+    best, created = _run_passes(head, tail, np.array(bounds, dtype=np.int64), meter.limit(), beam, step_cap)
+    meter.spend(int(created))
+    if best == OVER_BUDGET:
+        raise SearchBudgetSpent
+    return int(best)
+
+
+def _less_pins(table_counts: np.ndarray, pins) -> np.ndarray | None:
+    """The table counts less the pinned sets' faces (a kept joker counts at its face, as
+    ``_pools`` puts it); ``None`` when the pins hold more of a face than the counts."""
+    out = table_counts.copy()
+    for pin in pins:
+        for face in pin.faces:
+            out[face] -= 1
+    return None if (out < 0).any() else out
+
+
+def _host_args(tab: _Tables, n_rj: int, profile: RuleProfile, freed: int) -> tuple:
+    """The kernel's host arguments of a search that tracks the host sets of ``freed`` (one or
+    two) freed jokers: the fields sit above the key's other fields (with wrap, the kernel's
+    per-colour low counts are unused: ``_wrap_splits``)."""
+    second = tab.low_at + HOST_BITS if freed == 2 else -1
+    totals = _group_totals(profile, tab.group_jokers.shape)
+    return (tab.low_at, n_rj, *type_arrays(tab.types), totals, second)
+
+
+@lru_cache(maxsize=64)
+def _group_totals(profile: RuleProfile, shape: tuple[int, int]) -> np.ndarray:
+    """Per (tiles of a value set aside for groups, most of one colour): bit ``z`` set where they
+    form groups of distinct colours holding ``z`` jokers in all (each group ``min_size`` to
+    ``max_size`` items, at most ``jokers.max_per_set`` jokers, ``GROUP_NUMBERED`` numbered
+    tiles or more)."""
+    lo, hi = profile.groups.min_size, profile.groups.max_size
+    cap = profile.jokers.max_per_set
+    out = np.zeros(shape, dtype=np.int64)
+    for n in range(shape[0]):
+        for m in range(shape[1]):
+            if n == 0:
+                out[n, m] = 1
+                continue
+            for k in range(max(m, 1), n // GROUP_NUMBERED + 1):
+                small, extra = divmod(n, k)
+                sizes = [small + 1] * extra + [small] * (k - extra)
+                if max(sizes) > hi:
+                    continue
+                need = [max(0, lo - size) for size in sizes]
+                room = [min(hi - size, cap) for size in sizes]
+                if any(a > b for a, b in zip(need, room, strict=True)):
+                    continue
+                for z in range(sum(need), sum(room) + 1):
+                    out[n, m] |= 1 << z
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=16)
+def _no_pins(shape: tuple[int, int]) -> PinGrids:
+    """The kernel's pin grids of a search without pins (shared: never written)."""
+    zeros = np.zeros(shape, dtype=np.int64)
+    return zeros, zeros, zeros, zeros, zeros
+
+
+@numba.njit(cache=True, nogil=True)
+def _run_passes(head, tail, bounds, limit, beam, step_cap):
+    """``_kernel`` with each floor of ``bounds`` in turn until a pass finds a final state:
+    (its index, or NO_STATE / OVERFLOW / OVER_BUDGET; the states created by all passes, within
+    ``limit``). ``head`` and ``tail``: the kernel's arguments before and after the pass's own.
+    Without a beam, where jokers are to be placed and the first floor asks for every rack tile,
+    a narrow beam pass (``PROBE_BEAM`` states a step, keeping only states that still place every
+    rack tile) goes first: a final state that reaches that floor is the optimum, so it settles
+    the search whenever it finds one, at a fraction of the exact pass on big tables with jokers
+    (without jokers to place the exact pass is cheap: the probe would only add a pass)."""
+    rgrid, gain, n_jokers = head[1], head[2], head[5]
+    n_pos, n_col = rgrid.shape
+    n_steps = n_pos * n_col
+    rest_gain = np.empty(n_steps, dtype=np.int64)
+    total = 0
+    min_gain = -1
+    for p in range(n_pos):
+        for c in range(n_col):
+            total += rgrid[p, c] * gain[p]
+            if rgrid[p, c] > 0 and (min_gain < 0 or gain[p] < min_gain):
+                min_gain = gain[p]
+    run = 0
+    for p in range(n_pos):
+        for c in range(n_col):
+            run += rgrid[p, c] * gain[p]
+            rest_gain[p * n_col + c] = total - run
+    n_bounds = bounds.shape[0]
+    probe = beam == 0 and n_jokers > 0 and n_bounds > 0 and min_gain >= 0 and bounds[0] > total - min_gain
+    debt_unit = gain[n_pos // 2]
+    created = 0
+    best = NO_STATE
+    for k in range(n_bounds + (1 if probe else 0)):
+        if probe and k == 0:
+            bound, b, cap = bounds[0], PROBE_BEAM, PROBE_BEAM * PROBE_CAP
+        else:
+            bound, b, cap = bounds[k - (1 if probe else 0)], beam, step_cap
+        # (a compiled call: mypy reads numba's Dispatcher stub, not the kernel's signature)
+        best, made = _kernel(*head, rest_gain, bound, limit - created, b, cap, debt_unit, *tail)  # type: ignore[call-arg]
+        created += made
+        if best != NO_STATE:
+            break
+    return best, created
+
+
+NO_BOUND = -(1 << 62)
+
+
+PROBE_BEAM = 256  # states kept per step by the pass that looks for a play of the whole rack
+
+
+PROBE_CAP = 4  # ... which creates at most this many times that per step
+
+
+SLACK_TILES = (0, 1, 2)  # rack tiles left over in the pruned passes before the full one
+
+
+@lru_cache(maxsize=64)
+def _face_values(profile: RuleProfile) -> np.ndarray:
+    """The value of each numbered tile's code (shared: never written)."""
+    return np.tile(np.arange(1, profile.tileset.values + 1), profile.tileset.colours)
+
+
+def _bounds(rack_numbered: np.ndarray, profile: RuleProfile, objective: str) -> list[int]:
+    """Score floors for successive kernel passes, the last one ``NO_BOUND`` (no pruning).
+
+    A pass with floor ``L`` drops every state that cannot reach ``L`` and answers the exact
+    optimum when that is at least ``L``; else the next, lower floor is tried. Most plays
+    that are slow to search place the whole rack, so the first floors ask for all but
+    ``k`` rack tiles placed (``tiles``), or all the rack's value (``value``)."""
+    n = int(rack_numbered.sum())
+    if objective == "tiles":
+        return [TILE_WEIGHT * (n - k) for k in SLACK_TILES if k < n] + [NO_BOUND]
+    total = int(rack_numbered @ _face_values(profile))
+    return [TILE_WEIGHT * total, NO_BOUND]

@@ -1,0 +1,146 @@
+"""Pins (``Pin``, ``make_pins``, ``pin_grids``): table sets that must stay together and may only grow.
+
+Pins: table sets that must stay together and may only grow (``pins.Pin``). Under
+``take_from_joker_sets: false`` each joker choice pins the sets whose jokers it all keeps
+(a set whose jokers are all freed is released); without rearrangement (``rearrange=False``
+or ``turn.rearrange: false``, checked by ``validate_move`` under that profile) every table
+set is pinned with its jokers at their faces, and the pool is the rack alone. A pinned
+set's tiles leave the grids. A pinned run ``a..b`` of colour ``c`` costs the kernel no
+state while in flight: at the step ``(a, c)`` up to that many open runs of type ``A`` or
+``C`` may join it (left growth; they leave the colour state instead of taking a tile), and
+after the step ``(b, c)`` it comes back as a valid run ``E`` (right growth, or it closes).
+Joining a valid run ``E`` or ``D`` is never needed (it could close instead, the same tiles
+placed), which also rules out merging two pins: rearrange=False forbids that, and under
+strict sets it never places more. A pinned group takes at most one tile of each colour it
+lacks (counts per step, no state). Spare jokers may go to pinned sets at decoding. With
+wrap, a pinned run of the low 1 to 12 may take a 13 only, one holding every value does not
+grow, no short run from the low 1 joins a pin that ends at the high 1, and a longer run is
+cut outside its pin (``None`` if it cannot be).
+
+A pinned run leaves the DP's pool and comes back as a valid
+run after its last tile; a short open run of its colour (``A``, ``C``) may join it on the left:
+in a colour step's action, the runs of those types that were neither extended nor closed are
+the joined ones. A pinned group takes at most one tile of each colour it lacks: the tiles of a
+step that neither runs, new runs nor groups used.
+ Pure; no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from rummisim.geometry import run_geometry
+from rummisim.profile import RuleProfile
+
+
+@dataclass(frozen=True)
+class Pin:
+    """A table set that stays together (see ``dp``): a run of one colour over the positions
+    ``first..last`` (0-based, ``value - 1``), or a group at position ``first`` that may still
+    take a tile of each colour in ``missing``; its tiles and faces in face order."""
+
+    kind: str  # "run" or "group"
+    colour: int  # a run's colour; -1 for a group
+    first: int
+    last: int
+    tiles: tuple[int, ...]
+    faces: tuple[int, ...]
+    missing: tuple[int, ...]  # groups: colours it may take (one tile each)
+    jokers: int
+
+
+def make_pins(sets, profile: RuleProfile) -> tuple[Pin, ...] | None:
+    """Pins for table sets given as (tiles, faces) (jokers at the faces they keep), or
+    ``None`` where the DP does not pin such a set: a group with fewer free places than
+    missing colours (one count per colour would not do)."""
+    pins = []
+    for tiles, faces in sets:
+        pin = _pin(tuple(tiles), tuple(faces), profile)
+        if pin is None:
+            return None
+        pins.append(pin)
+    return tuple(pins)
+
+
+@lru_cache(maxsize=1 << 14)
+def _pin(tiles: tuple[int, ...], faces: tuple[int, ...], profile: RuleProfile) -> Pin | None:
+    """``make_pins`` for one set, remembered (a table's sets come back search after search)."""
+    ts = profile.tileset
+    joker = ts.joker
+    order = sorted(range(len(faces)), key=lambda i: (ts.value_of(faces[i]), ts.colour_of(faces[i])))
+    tiles = tuple(int(tiles[i]) for i in order)
+    faces = tuple(int(faces[i]) for i in order)
+    values = [ts.value_of(f) for f in faces]
+    n_jokers = sum(t == joker for t in tiles)
+    if len(set(values)) == 1:
+        present = {ts.colour_of(f) for f in faces}
+        missing = tuple(c for c in range(ts.colours) if c not in present)
+        room = profile.groups.max_size - len(faces)
+        if room <= 0:
+            missing = ()
+        elif room < len(missing):
+            return None
+        p = values[0] - 1
+        return Pin("group", -1, p, p, tiles, faces, missing, n_jokers)
+    colour = ts.colour_of(faces[0])
+    if any(ts.colour_of(f) != colour for f in faces):
+        return None
+    positions = run_geometry(profile).positions(faces)  # a high 1 (after 13) is V + 1
+    if positions is None:
+        return None
+    if positions != values:
+        tiles, faces = tiles[1:] + tiles[:1], faces[1:] + faces[:1]  # in run order
+    return Pin("run", colour, positions[0] - 1, positions[-1] - 1, tiles, faces, (), n_jokers)
+
+
+def pin_joins(pin: Pin, n_pos: int, wrap: bool) -> tuple[bool, bool]:
+    """Whether a short run of type A / C may join a pinned run on the left. With wrap, not
+    where that run would start at the low 1 while the pin ends at the high 1: 14 tiles, and
+    no cut leaves the pin whole with 3 tiles on each side."""
+    if not (wrap and pin.last == n_pos - 1):
+        return True, True
+    return pin.first != 1, pin.first != 2
+
+
+def pin_tail(pin: Pin, profile: RuleProfile) -> bool:
+    """With wrap, a pinned run of the low 1 to 12: it may take a 13 (one tile, like a group
+    takes a colour), never the high 1 after it (14 tiles, and no cut leaves it whole)."""
+    return profile.wrap and pin.first == 0 and pin.last == profile.tileset.values - 2
+
+
+def pin_grows(pin: Pin, profile: RuleProfile) -> bool:
+    """Whether a pinned run comes back as an open run after its last tile: not when it holds
+    every value already, nor a ``pin_tail`` run."""
+    return len(pin.tiles) < profile.tileset.values and not pin_tail(pin, profile)
+
+
+# the kernel's five pin grids: start, end, absorb, join_a, join_c (``pin_grids``)
+PinGrids = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def pin_grids(pins: tuple[Pin, ...], n_pos: int, profile: RuleProfile) -> PinGrids:
+    """The kernel's view of the pins, per position and colour: pinned runs starting there,
+    pinned runs ending there that grow on (``pin_grows``), pinned groups that may take a tile
+    of that face, and pinned runs starting there that a run of type A / C may join
+    (``pin_joins``)."""
+    start = np.zeros((n_pos, profile.tileset.colours), dtype=np.int64)
+    end = np.zeros_like(start)
+    absorb = np.zeros_like(start)
+    join_a = np.zeros_like(start)
+    join_c = np.zeros_like(start)
+    for pin in pins:
+        if pin.kind == "run":
+            start[pin.first, pin.colour] += 1
+            end[pin.last, pin.colour] += pin_grows(pin, profile)
+            if pin_tail(pin, profile):
+                absorb[pin.last + 1, pin.colour] += 1
+            a_ok, c_ok = pin_joins(pin, n_pos, profile.wrap)
+            join_a[pin.first, pin.colour] += a_ok
+            join_c[pin.first, pin.colour] += c_ok
+        else:
+            for c in pin.missing:
+                absorb[pin.first, c] += 1
+    return start, end, absorb, join_a, join_c
