@@ -13,7 +13,7 @@ method and seconds each way, the tiles and points placed (they must agree: both 
 the states the two-field pass created or the cap it ran past. Per profile: the calls, and their
 seconds each way.
 
-What this measured on 2 December (README, "Two freed jokers tracked"): 33 calls in 320 games,
+What this measured on 2 December (docs/solver.md, "Two freed jokers tracked"): 33 calls in 320 games,
 20 of them two freed jokers; the two-field pass answered 11 and ran past its cap on 8. At
 ``6883c4b`` (dead ends left out; ``polish-40``'s games changed with its budget): 39 calls (28 of
 them ``polish-40``, 18.9 s), the two-field pass answering 8 (``polish-40`` 18.9 -> 14.7 s, every

@@ -15,7 +15,7 @@ on its own, 2,000 resamples from a seeded generator). The target (every profile 
 standard greedy, beginner at least 0.5x greedy) is judged on the point ratio.
 
 Why an interval and 64 games: the time is heavy-tailed. A few searches a hundred games (a
-table joker freed by a rack tile whose host sets the DP cannot list, see the README) go to the
+table joker freed by a rack tile whose host sets the DP cannot list, see docs/solver.md) go to the
 integer program at 0.3-1.5 s each, as long as a hundred ordinary turns, and ``standard`` has
 them too. With 16 games a row holds 0-5 of them, and whether the yardstick drew one decides
 the ratios (16 games put classic-wrap at 0.35x; games 16-47 of standard alone took 3.4 s, 1.4 s

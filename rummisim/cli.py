@@ -165,7 +165,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--turns",
         action="store_true",
         default=None,
-        help="also write turns.parquet, one row per turn (large: see the README; a resume keeps it)",
+        help="also write turns.parquet, one row per turn (large: see docs/results.md; a resume keeps it)",
     )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.add_argument(
