@@ -20,6 +20,7 @@ import numpy as np
 from rummisim import gamelog
 from rummisim.bots import BOTS, BotError, split_bot_specs, validate_spec
 from rummisim.bots.loading import is_class_path
+from rummisim.bots.registry import check_search_scope
 from rummisim.contract import QuitGame
 from rummisim.engine import GameRecord, RoundRecord, TurnLog, play_game
 from rummisim.experiment import ExperimentError
@@ -236,7 +237,7 @@ def _cmd_play(args: argparse.Namespace) -> None:
     problem = profile.seat_count_problem(len(bots) + human)
     if problem:
         raise CliError(f"--bots: {problem}, got {len(bots) + human} seats")
-    _check_search_scope(profile, bots, "--bots")
+    check_search_scope(profile, bots, "--bots")
     seats: list = [
         Isolated(b, args.bot_time_limit) if args.isolate and is_class_path(b.name) else b for b in bots
     ]
@@ -394,25 +395,6 @@ def replay_lines(path: str, summary: ReplaySummary) -> list[str]:
         f"  scores: {scores}",
         f"  winner: seat {summary.winner} ({head.labels[summary.winner]}){tie}",
     ]
-
-
-def _check_search_scope(profile: RuleProfile, bots: Sequence, where: str) -> None:
-    """Solver bots on a tile set the fast exact search (the DP) cannot encode would send every
-    move to the integer program, which on such sets can take minutes a move: refused, with the
-    way out, unless ``time_limit.search_budget`` bounds each turn."""
-    from rummisim.bots.search import SearchBot  # noqa: PLC0415 - only this check needs them
-    from rummisim.solver import supported  # noqa: PLC0415
-
-    if profile.time_limit.search_budget is not None or supported(profile):
-        return
-    solver_bots = [b for b in map(validate_spec, bots) if issubclass(b.bot_class(), SearchBot)]
-    if solver_bots:
-        raise CliError(
-            f"{where}: profile {profile.name!r} ({profile.tiles.colors} colours, {profile.tiles.copies} "
-            f"copies, {profile.tiles.jokers} jokers) is beyond what the fast exact move search encodes, "
-            f"and solver bot {solver_bots[0].label!r} could take minutes a move; set "
-            "time_limit.search_budget (e.g. 20000) to bound each turn, or play baseline/random bots"
-        )
 
 
 def format_game(record: GameRecord, profile: RuleProfile, seed: int) -> str:
@@ -619,7 +601,7 @@ def _run_and_report(args: argparse.Namespace) -> int:
     check_backend(args.backend, args.scheduler)
     experiment = load_experiment(args.experiment, games=args.games, seed=args.seed)
     for cell in experiment.cells:
-        _check_search_scope(cell.profile, cell.lineup, f"{args.experiment}: cell {cell.label!r}")
+        check_search_scope(cell.profile, cell.lineup, f"{args.experiment}: cell {cell.label!r}")
     jobs = args.jobs if args.jobs is not None else joblib.cpu_count()
     out = args.out or f"results/{experiment.name}"
     cells = len(experiment.cells)
@@ -725,7 +707,7 @@ def _cmd_tune(args: argparse.Namespace) -> int:
         raise CliError(f"--jobs: expected a whole number of workers >= 1, got {args.jobs}")
     tune = load_tune(args.tune, trials=args.trials)
     experiment = tune.trial_experiment(tune.default_params())
-    _check_search_scope(experiment.cells[0].profile, experiment.cells[0].lineup, f"{args.tune}")
+    check_search_scope(experiment.cells[0].profile, experiment.cells[0].lineup, f"{args.tune}")
     jobs = args.jobs if args.jobs is not None else joblib.cpu_count()
     out = args.out or f"results/tune-{tune.name}"
     say = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
