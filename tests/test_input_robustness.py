@@ -113,7 +113,7 @@ def test_one_bot_spec_grammar_everywhere():
 def test_play_streams_the_same_text_it_would_print_at_the_end(capsys):
     # a long game shows its progress: each turn is printed as it ends, and the whole text is
     # exactly format_game's account of the finished game
-    from rummisim.cli import format_game  # noqa: PLC0415 - the CLI's own formatter
+    from rummisim.text import format_game  # noqa: PLC0415 - the text play streams
 
     profile = load_profile("polish-40")
     events = []
