@@ -1,6 +1,6 @@
 """rummisim: a research simulator for Rummikub and its documented rule variants.
 
-The public API is re-exported here; see README.md for a tour.
+The public API is re-exported here; see docs/getting-started.md for a tour.
 
 The names load on first use (PEP 562 ``__getattr__``): ``import rummisim`` imports no
 submodule, so neither numpy nor the heavy dependencies (numba, scipy, pyarrow, pandas,

@@ -58,7 +58,7 @@ from rummisim.profile import (
     profile_from_dict,
     read_yaml,
 )
-from rummisim.validation import StrictModel, describe_error
+from rummisim.validation import StrictModel, error_line
 
 EXPERIMENT_DIR = package_configs("experiments")
 
@@ -181,23 +181,8 @@ class Experiment:
         }
 
 
-def _loc(loc: tuple) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif part in ("str", "ProfileEntry", "BotEntry", "LeagueEntry", "list[str | BotEntry]") or (
-            isinstance(part, str) and part.startswith("list[")
-        ):
-            continue
-        else:
-            out += f".{part}" if out else str(part)
-    return out or "(top level)"
-
-
-def _describe(error: Mapping[str, Any], source: str) -> str:
-    key = _loc(tuple(error["loc"]))
-    return describe_error(error, source, key, _valid_keys(key))
+# The union members pydantic names in an error's location (not keys).
+_BRANCHES = ("str", "ProfileEntry", "BotEntry", "LeagueEntry")
 
 
 def _valid_keys(key: str) -> str:
@@ -211,12 +196,9 @@ def _valid_keys(key: str) -> str:
 
 
 def _one_error(exc: ValidationError, source: str) -> str:
-    errors = exc.errors()
-    # A union (str | Model) reports one error per branch; the model branch says more. An unknown
-    # key comes before a missing one: a misspelt key is both, and its spelling is the news.
-    kinds = ("missing", "extra_forbidden")  # in order of preference
-    best = max(errors, key=lambda e: (kinds.index(e["type"]) + 1 if e["type"] in kinds else 0, len(e["loc"])))
-    return _describe(best, source)
+    # An unknown key comes before a missing one: a misspelt key is both, and its spelling is the news.
+    prefer = {"missing": 1, "extra_forbidden": 2}
+    return error_line(exc, source, lambda _, key: _valid_keys(key), branches=_BRANCHES, prefer=prefer)
 
 
 def builtin_experiments() -> dict[str, Path]:

@@ -37,7 +37,6 @@ import hashlib
 import json
 import operator
 import stat
-from collections.abc import Mapping
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
@@ -47,7 +46,7 @@ import yaml
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
 from rummisim.tiles import TileSet
-from rummisim.validation import StrictModel, describe_error, excerpt
+from rummisim.validation import StrictModel, error_line, excerpt
 
 
 class ProfileError(ValueError):
@@ -465,17 +464,9 @@ def _valid_keys(model: type[BaseModel], loc: tuple) -> list[str]:
     return list(model.model_fields)
 
 
-def _describe(error: Mapping[str, Any], source: str) -> str:
-    loc = tuple(str(p) for p in error["loc"])
-    parent = loc[:-1]
-    return describe_error(
-        error,
-        source,
-        ".".join(loc),
-        ", ".join(_valid_keys(RuleProfile, parent)),
-        where=f" in '{'.'.join(parent)}'" if parent else "",
-        missing_hint=" (set it, or 'extends:' a profile that does)",
-    )
+def _where(loc: tuple) -> str:
+    """Where an unknown key was found: `` in 'jokers'`` (nothing at the top level)."""
+    return f" in '{'.'.join(map(str, loc[:-1]))}'" if len(loc) > 1 else ""
 
 
 def profile_from_dict(data: dict, source: str = "<profile>") -> RuleProfile:
@@ -485,9 +476,15 @@ def profile_from_dict(data: dict, source: str = "<profile>") -> RuleProfile:
     try:
         profile = RuleProfile.model_validate(data)
     except ValidationError as exc:
-        errors = exc.errors()
-        more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
-        raise ProfileError(_describe(errors[0], source) + more) from None
+        line = error_line(
+            exc,
+            source,
+            lambda loc, _: ", ".join(_valid_keys(RuleProfile, tuple(map(str, loc[:-1])))),
+            where=_where,
+            missing_hint=" (set it, or 'extends:' a profile that does)",
+            tally=True,
+        )
+        raise ProfileError(line) from None
     check_combinations(profile, source)
     return profile
 

@@ -113,7 +113,7 @@ def test_one_bot_spec_grammar_everywhere():
 def test_play_streams_the_same_text_it_would_print_at_the_end(capsys):
     # a long game shows its progress: each turn is printed as it ends, and the whole text is
     # exactly format_game's account of the finished game
-    from rummisim.cli import format_game  # noqa: PLC0415 - the CLI's own formatter
+    from rummisim.text import format_game  # noqa: PLC0415 - the text play streams
 
     profile = load_profile("polish-40")
     events = []
@@ -127,7 +127,10 @@ def test_solver_bots_on_a_tile_set_beyond_the_fast_search_are_refused_with_the_w
     # 8 colours x 30 values, rack 50: the DP cannot encode the table, so every solver move would
     # be an integer program taking minutes; refused in one line naming search_budget, unless a
     # budget bounds each turn (then the game streams its turns as it goes)
-    from rummisim.cli import CliError, _check_search_scope  # noqa: PLC0415
+    from rummisim.bots import BotError  # noqa: PLC0415
+    from rummisim.bots.registry import check_search_scope  # noqa: PLC0415
+    from rummisim.experiment import load_experiment  # noqa: PLC0415
+    from rummisim.runner import run_experiment  # noqa: PLC0415
 
     text = "extends: standard\ntiles: {colors: 8, values: 30}\nrack_size: 50\ngroups: {max_size: 8}\n"
     huge = tmp_path / "huge.yaml"
@@ -139,16 +142,22 @@ def test_solver_bots_on_a_tile_set_beyond_the_fast_search_are_refused_with_the_w
     assert supported(load_profile("standard")) and not supported(load_profile(huge))
     exp = tmp_path / "exp.yaml"
     exp.write_text(f"name: big\nseed: 1\ngames: 2\nprofiles: [{huge}]\nlineups: [[greedy, greedy]]\n")
-    assert "cell 'huge'" in one_line_error(capsys, ["run", str(exp), "--out", str(tmp_path / "out")])
+    refused = one_line_error(capsys, ["run", str(exp), "--out", str(tmp_path / "out")])
+    assert "cell 'huge'" in refused
+    assert not (tmp_path / "out").exists()
+    # the library refuses the same way: run_experiment checks every cell before writing anything
+    with pytest.raises(BotError) as caught:
+        run_experiment(load_experiment(exp), tmp_path / "out")
+    assert f"rummisim: error: {caught.value}" == refused.strip()
     assert not (tmp_path / "out").exists()
     profile = load_profile(huge)
-    _check_search_scope(profile, ["baseline", "random"], "--bots")  # no solver bot: fine
+    check_search_scope(profile, ["baseline", "random"], "--bots")  # no solver bot: fine
     bounded = tmp_path / "bounded.yaml"
     bounded.write_text(text + "time_limit: {search_budget: 2000}\n")
-    _check_search_scope(load_profile(bounded), ["greedy"], "--bots")  # a budget bounds each turn
-    _check_search_scope(load_profile("standard"), ["greedy"], "--bots")
-    with pytest.raises(CliError):
-        _check_search_scope(profile, ["value", "greedy"], "--bots")
+    check_search_scope(load_profile(bounded), ["greedy"], "--bots")  # a budget bounds each turn
+    check_search_scope(load_profile("standard"), ["greedy"], "--bots")
+    with pytest.raises(BotError, match="^--bots: profile 'huge' .* solver bot 'value'"):
+        check_search_scope(profile, ["value", "greedy"], "--bots")
 
 
 # ----- bounded work before anything runs -----------------------------------------------------------

@@ -21,7 +21,8 @@ LAYERS = [
     {"referee"},  # legal_play: the solver as the referee of must-play
     {"round_end"},  # how a round nobody went out of ends (until_no_play asks the referee)
     {"engine", "bots", "gamelog"},  # neither imports the other; gamelog: events <-> JSON lines
-    {"api", "experiment", "stats", "replay", "isolation"},  # replay: a game log checked against the rules
+    # replay: a game log checked against the rules; text: games and solutions as text
+    {"api", "experiment", "stats", "replay", "isolation", "text"},
     {"store", "plots"},
     {"runner", "report"},
     {"tune", "viewer", "human"},  # Optuna studies; a game log as a page; a person's seat

@@ -1,4 +1,4 @@
-"""The declared results schema: the runner's rows, the written files and the README follow it."""
+"""The declared results schema: the runner's rows, the written files and the results page follow it."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ from rummisim.experiment import experiment_from_dict
 from rummisim.runner import rows, run_experiment
 from rummisim.schema import EndReason, SchemaError, Table
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+RESULTS_PAGE = Path(__file__).resolve().parent.parent / schema.DOC_PAGE
 
 
-def test_the_readme_column_tables_are_the_generated_ones():
-    section = schema.readme_section(README.read_text(encoding="utf-8"))
-    assert section is not None, "README.md lost its results-schema markers"
-    assert section == schema.markdown(), "regenerate it: python -m rummisim.schema --write README.md"
+def test_the_results_page_column_tables_are_the_generated_ones():
+    section = schema.doc_section(RESULTS_PAGE.read_text(encoding="utf-8"))
+    assert section is not None, f"{schema.DOC_PAGE} lost its results-schema markers"
+    assert section == schema.markdown(), f"regenerate it: python -m rummisim.schema --write {schema.DOC_PAGE}"
 
 
 def test_every_declared_column_has_one_extractor_in_order():

@@ -393,9 +393,9 @@ def test_the_built_in_tune_files_load_by_name():
         ("postgresql+psycopg2://tuner@db.example/studies", "psycopg2", "psycopg2-binary"),
     ],
 )
-def test_the_readmes_postgresql_urls_parse_with_the_current_driver_names(url, driver, package):
-    """The README's ``--storage`` URLs name a driver SQLAlchemy knows (no server needed: the
-    dialect loads, its driver is what the README tells to install)."""
+def test_the_tuning_pages_postgresql_urls_parse_with_the_current_driver_names(url, driver, package):
+    """The tuning page's ``--storage`` URLs name a driver SQLAlchemy knows (no server needed: the
+    dialect loads, its driver is what the page tells to install)."""
     from sqlalchemy.engine import make_url
 
     from rummisim.tune.study import check_storage, driver_hint, shown_url
@@ -404,8 +404,8 @@ def test_the_readmes_postgresql_urls_parse_with_the_current_driver_names(url, dr
     assert make_url(url).get_dialect().driver == driver
     assert package in driver_hint(url)
     assert "secret" not in shown_url(url)
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    assert "--storage postgresql+psycopg://" in readme and 'pip install "psycopg[binary]"' in readme
+    page = (Path(__file__).resolve().parents[1] / "docs" / "tuning.md").read_text()
+    assert "--storage postgresql+psycopg://" in page and 'pip install "psycopg[binary]"' in page
 
 
 def test_an_unknown_database_driver_is_one_line(tmp_path, capsys):

@@ -10,7 +10,12 @@ from pydantic import BaseModel, ValidationError
 from rummisim.contract import Action, Draw, Play, TurnView
 from rummisim.profile import RuleProfile
 from rummisim.referee import legal_play
-from rummisim.validation import StrictModel, describe_error
+from rummisim.validation import StrictModel, describe_error, error_line
+
+
+def _param_path(loc: tuple) -> str:
+    """A bot parameter's path in an error, dotted (``candidates.0``); the model itself is ``params``."""
+    return ".".join(map(str, loc)) or "params"
 
 
 class BotError(ValueError):
@@ -51,9 +56,8 @@ class Bot:
         try:
             return cls.Params.model_validate(params)
         except ValidationError as exc:
-            err = exc.errors()[0]
-            key = ".".join(str(p) for p in err["loc"]) or "params"
-            raise BotError(describe_error(err, prefix, key, valid, noun="parameter")) from None
+            line = error_line(exc, prefix, lambda *_: valid, noun="parameter", key=_param_path)
+            raise BotError(line) from None
 
     def act(self, view: TurnView) -> Action:  # pragma: no cover - interface
         raise NotImplementedError

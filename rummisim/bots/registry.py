@@ -16,6 +16,8 @@ experiment loader, the runner and the tests all go through these functions:
 - ``validate_spec(spec) -> BotSpec``: the grammar, the name and the parameters,
   checked without building a bot (no profile needed); ``BotError`` otherwise.
 - ``build_lineup(specs, profile, rngs)``: one bot per seat.
+- ``check_search_scope(profile, specs, where)``: solver bots refused on a tile set the fast
+  exact search cannot encode (unless a search budget bounds each turn).
 - ``BotSpec`` is also a ``rummisim.contract.BotFactory``: hand specs to
   ``rummisim.engine.play_game`` as ``[validate_spec(s) for s in specs]`` and the
   engine builds each bot with the generator it spawned for the seat.
@@ -66,6 +68,27 @@ def foreign_bots(specs: Iterable[Spec]) -> dict[str, type[Bot]]:
         if not (cls.__module__ == "rummisim" or cls.__module__.startswith("rummisim.")):
             found[name] = cls
     return found
+
+
+def check_search_scope(profile: RuleProfile, specs: Iterable[Spec | BotSpec], where: str) -> None:
+    """Refuse solver bots on a tile set the fast exact search (the DP) cannot encode: every move
+    would go to the integer program, which on such sets can take minutes a move. One ``BotError``
+    line starting with ``where``, with the way out; fine when ``time_limit.search_budget`` bounds
+    each turn, or when no seat holds a solver bot. The CLI asks before ``play``, ``run`` and
+    ``tune``; ``rummisim.runner.run_experiment`` asks for every cell."""
+    from rummisim.bots.search import SearchBot  # noqa: PLC0415 - only this check needs them
+    from rummisim.solver import supported  # noqa: PLC0415
+
+    if profile.time_limit.search_budget is not None or supported(profile):
+        return
+    solver_bots = [b for b in map(validate_spec, specs) if issubclass(b.bot_class(), SearchBot)]
+    if solver_bots:
+        raise BotError(
+            f"{where}: profile {profile.name!r} ({profile.tiles.colors} colours, {profile.tiles.copies} "
+            f"copies, {profile.tiles.jokers} jokers) is beyond what the fast exact move search encodes, "
+            f"and solver bot {solver_bots[0].label!r} could take minutes a move; set "
+            "time_limit.search_budget (e.g. 20000) to bound each turn, or play baseline/random bots"
+        )
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rummisim.bots.registry import check_search_scope
 from rummisim.experiment import Experiment, ExperimentError
 from rummisim.runner import backends
 from rummisim.runner.backends import check_backend, worker_died
@@ -127,7 +128,8 @@ def run_experiment(
     """Play every missing chunk of ``experiment`` into ``out`` and merge the results.
 
     Everything is checked before anything is written: the folder (``check_out``), the chunk size,
-    the backend, and on a resume the manifest and every chunk (a damaged chunk is played again).
+    the backend, solver bots on a tile set the fast search cannot encode (``check_search_scope``:
+    a ``BotError``), and on a resume the manifest and every chunk (a damaged chunk is played again).
     At most one worker per chunk to play is started. ``progress=None`` shows a bar only when
     stderr is a terminal. A ``KeyboardInterrupt`` leaves every finished chunk on disk and returns
     ``interrupted=True``; a fresh run stopped or failing before its first chunk leaves nothing.
@@ -145,6 +147,8 @@ def run_experiment(
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ExperimentError(f"--jobs: expected a whole number of workers >= 1, got {jobs!r}")
     check_backend(backend, scheduler)
+    for cell in experiment.cells:
+        check_search_scope(cell.profile, cell.lineup, f"{experiment.source}: cell {cell.label!r}")
     size, previous = prepare_out(out, experiment, chunk_size, resume)
     turns = turns_setting(out, experiment, turns, previous)
     chunks = plan_chunks(experiment, size, isolate)

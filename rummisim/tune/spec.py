@@ -63,7 +63,7 @@ from rummisim.profile import (
     package_configs,
     profile_from_dict,
 )
-from rummisim.validation import StrictModel, describe_error, excerpt
+from rummisim.validation import StrictModel, error_line, excerpt
 
 if TYPE_CHECKING:
     import optuna
@@ -435,34 +435,24 @@ def load_tune(path: str | Path, *, trials: int | None = None) -> Tune:
     return tune_from_dict(data, str(path), base_dir=path.parent, trials=trials)
 
 
-def _loc(loc: Sequence[Any]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif part in ("str", "ProfileEntry", "BotEntry", "ObjectiveEntry", "SamplerEntry", "PrunerEntry"):
-            continue  # a branch of a union, not a key
-        else:
-            out += f".{part}" if out else str(part)
-    return out or "(top level)"
-
-
+# The union members pydantic names in an error's location (not keys).
+_BRANCHES = ("str", "ProfileEntry", "BotEntry", "ObjectiveEntry", "SamplerEntry", "PrunerEntry")
 _MODELS: dict[str, type[StrictModel]] = {
     "profile": ProfileEntry, "bot": BotEntry, "opponents": BotEntry, "lineup": BotEntry,
     "objective": ObjectiveEntry, "sampler": SamplerEntry, "pruner": PrunerEntry,
 }  # fmt: skip
 
 
-def _one_error(exc: ValidationError, source: str) -> str:
-    errors = exc.errors()
-    # A union (str | Model) reports one error per branch; the model branch says more.
-    best = max(errors, key=lambda e: (e["type"] in ("extra_forbidden", "missing"), len(e["loc"])))
-    key = _loc(best["loc"])
+def _valid_keys(key: str) -> str:
     head = key.split(".")[0].split("[")[0]
     nested = "." in key or "[" in key
     model: type[StrictModel] = (_MODELS.get(head) if nested else None) or TuneSpec
-    valid = ", ".join(model.model_fields)
-    return describe_error(best, source, key, valid)
+    return ", ".join(model.model_fields)
+
+
+def _one_error(exc: ValidationError, source: str) -> str:
+    prefer = {"missing": 1, "extra_forbidden": 1}  # either before any other error, then the deepest
+    return error_line(exc, source, lambda _, key: _valid_keys(key), branches=_BRANCHES, prefer=prefer)
 
 
 def tune_from_dict(
