@@ -14,6 +14,7 @@ from rummisim.api import play_game
 from rummisim.bots import BotError, LookaheadBot, make_bot, validate_spec
 from rummisim.bots.lookahead import hidden_tiles
 from rummisim.contract import Draw, OutOfBudget, Phase, Play, TurnView
+from rummisim.round_state import RoundState
 
 CHEAP = {"name": "lookahead", "params": {"samples": 2, "depth": 2, "search_below": 0}}
 
@@ -107,12 +108,9 @@ def _positions(profile, seed: int, count: int):
 
 
 def _view(profile, racks, pool, table_, opened, discard, seat) -> TurnView:
-    state = engine.RoundState(profile, pool, racks)
-    state.table, state.opened, state.discard = table_, opened, discard
-    seats = engine.Seats([None] * len(racks), ["x"] * len(racks), [profile] * len(racks))
-    game_round = engine._Round(profile, seats, state, 0, 0, None, False, True)
-    game_round.turn = 9
-    return game_round.view(seat, Phase.START)
+    state = RoundState(profile, pool, racks, discard=discard, table=table_, opened=opened, strict=True)
+    state.turn = 9
+    return state.view(seat, Phase.START, profile)
 
 
 def _reshuffled(profile, racks, pool, discard, seat, rng):

@@ -12,8 +12,9 @@ from helpers import ScriptBot, table, tiles, with_overrides
 
 from rummisim import is_valid_meld, load_profile, play_game
 from rummisim.bots import make_bot
-from rummisim.engine import legal_play, play_round
+from rummisim.engine import play_round
 from rummisim.moves import Discard, Draw, Play
+from rummisim.referee import legal_play
 
 # ----- two jokers in one set --------------------------------------------------------------------
 
