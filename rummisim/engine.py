@@ -41,19 +41,15 @@ from rummisim import events as ev
 from rummisim.answers import own_action
 from rummisim.contract import (
     BotFactory,
-    Discard,
-    Draw,
-    OutOfBudget,
-    Pass,
     Phase,
-    Play,
     Player,
 )
 from rummisim.contract import TurnView as TurnView  # re-exported: the view a bot gets, by its old address
 from rummisim.melds import Meld
 from rummisim.profile import RuleProfile
-from rummisim.round_state import Fault, RoundState, score_round
+from rummisim.round_state import Fault, RoundRecord, RoundState
 from rummisim.schema import EndReason
+from rummisim.transcript import Transcript, TurnLog, fan_out
 from rummisim.validation import excerpt
 
 Seat = Player | BotFactory  # a built bot, or a factory the engine calls with the seat's generator
@@ -69,37 +65,6 @@ tile the rack does not hold (``tile_not_in_rack`` in the discard phase)."""
 
 
 @dataclass(frozen=True, slots=True)
-class TurnLog:
-    """One turn for the readable log (only collected when asked for)."""
-
-    round_index: int
-    turn: int
-    seat: int
-    actions: tuple[str, ...]
-    played: tuple[int, ...]
-    table: tuple[Meld, ...]
-    rack_sizes: tuple[int, ...]
-    pool_size: int
-
-
-@dataclass(frozen=True, slots=True)
-class RoundRecord:
-    round_index: int
-    first_player: int
-    winner: int
-    tied: bool
-    end_reason: EndReason
-    turns: int
-    scores: tuple[int, ...]
-    rack_points: tuple[int, ...]
-    tiles_left: tuple[int, ...]
-    opened_turn: tuple[int | None, ...]
-    faults: tuple[Fault, ...]
-    timeouts: int
-    pool_left: int = 0
-
-
-@dataclass(frozen=True, slots=True)
 class GameRecord:
     """A whole match: per-round records and cumulative scores."""
 
@@ -112,6 +77,8 @@ class GameRecord:
     tied: bool
     match_capped: bool
     log: tuple[TurnLog, ...] = field(default=(), repr=False)
+    """The turn-by-turn text log, when a ``rummisim.transcript.Transcript`` of the game's events
+    is attached (``Transcript.attach``); the engine keeps no history besides the event stream."""
 
     @property
     def n_rounds(self) -> int:
@@ -128,9 +95,6 @@ class GameRecord:
     @property
     def faults(self) -> tuple[Fault, ...]:
         return tuple(f for r in self.rounds for f in r.faults)
-
-
-Observer = Callable[[RoundState, int], None]
 
 
 # ----- deal and seating -------------------------------------------------------------------
@@ -213,30 +177,20 @@ def dealt(round_index: int, first: int, state: RoundState) -> ev.Dealt:
 
 # ----- one round -----------------------------------------------------------------------------
 
-ALLOWED: dict[Phase, tuple[type, ...]] = {
-    Phase.START: (Play, Draw, Pass, OutOfBudget),
-    Phase.AFTER_DRAW: (Play, Pass),
-    Phase.DISCARD: (Discard,),
-}
-"""The kinds of answer each phase takes; any other is a ``wrong_action`` fault."""
-
 
 class _Round:
-    """A round played by the seats' bots: each is asked for the action of the state's phase
-    (``RoundState`` carries it out), and the round's records are kept."""
+    """A round played by the seats' bots: each is asked for the action of the state's phase,
+    and ``RoundState`` carries it out."""
 
-    def __init__(self, seats: Seats, state: RoundState, observer, log, on_event):
+    def __init__(self, seats: Seats, state: RoundState):
         self.bots = seats.bots
         self.shown = seats.shown
         self.state = state
-        self.observer = observer
-        self.log = log
-        self.on_event = on_event
 
     def ask(self, seat: int, phase: Phase):
         """The seat's answer, a copy of its own (``answers.own_action``), or None after a fault."""
         state = self.state
-        allowed = ALLOWED[phase]
+        allowed = state.legal_answers()
         try:
             action = self.bots[seat].act(state.view(seat, phase, self.shown[seat]))
         except Exception as exc:  # a bot may never crash the game
@@ -254,10 +208,10 @@ class _Round:
             return None
         return own
 
-    def play(self) -> tuple[RoundRecord, list[TurnLog]]:
+    def play(self) -> RoundRecord:
+        """Play the round to its end; its record (every step to ``state.emit`` on the way)."""
         s = self.state
         emit = s.emit
-        logs: list[TurnLog] = []
         if emit is not None:
             emit(dealt(s.round_index, s.first, s))
         while s.ended is None:
@@ -266,7 +220,6 @@ class _Round:
                 units_before = getattr(self.bots[seat], "search_units", None)
             while s.phase is not None:
                 s.apply(self.ask(seat, s.phase))
-            words = () if s.words is None else tuple(s.words)
             if emit is not None:
                 units_after = getattr(self.bots[seat], "search_units", None)
                 emit(
@@ -276,7 +229,7 @@ class _Round:
                         seat,
                         s.turn_rack_before,
                         s.turn_opened_before,
-                        words,
+                        tuple(s.words or ()),
                         s.turn_played,
                         sum(len(m) for m in s.table),
                         len(s.racks[seat]),
@@ -284,60 +237,22 @@ class _Round:
                         None if units_after is None or units_before is None else units_after - units_before,
                     )
                 )
-            if self.observer is not None:
-                self.observer(s, seat)
-            if s.narrate:
-                entry = TurnLog(
-                    s.round_index,
-                    s.turn,
-                    seat,
-                    words,
-                    s.turn_played,
-                    s.table,
-                    tuple(len(r) for r in s.racks),
-                    len(s.pool),
-                )
-                if self.log:
-                    logs.append(entry)
-                if self.on_event is not None:
-                    self.on_event(entry)
             s.end_turn()
-        winner, tied = s.result()
-        end_reason = s.ended
-        assert end_reason is not None
-        scores, points = score_round(s.profile, s.racks, winner, end_reason)
-        record = RoundRecord(
-            round_index=s.round_index,
-            first_player=s.first,
-            winner=winner,
-            tied=tied,
-            end_reason=end_reason,
-            turns=s.turn,
-            scores=scores,
-            rack_points=points,
-            tiles_left=tuple(len(r) for r in s.racks),
-            opened_turn=tuple(s.opened_turn),
-            faults=tuple(s.faults),
-            timeouts=s.timeouts,
-            pool_left=len(s.pool),
-        )
+        record = s.record()
         if emit is not None:
             emit(
                 ev.RoundEnded(
-                    s.round_index,
-                    winner,
-                    tied,
-                    end_reason,
-                    s.turn,
-                    scores,
-                    points,
+                    record.round_index,
+                    record.winner,
+                    record.tied,
+                    record.end_reason,
+                    record.turns,
+                    record.scores,
+                    record.rack_points,
                     tuple(tuple(r) for r in s.racks),
                 )
             )
-        return record, logs
-
-
-# ----- a match -----------------------------------------------------------------------------------
+        return record
 
 
 @dataclass(frozen=True)
@@ -383,10 +298,7 @@ def play_game(
     bots: Sequence[Seat],
     seed: int | np.random.SeedSequence | None,
     *,
-    observer: Observer | None = None,
-    log: bool = False,
     strict: bool = False,
-    on_event: Callable[[TurnLog | RoundRecord], None] | None = None,
     events: Callable[[ev.Event], None] | None = None,
 ) -> GameRecord:
     """Play one match (one or more rounds, as ``profile.match`` says) and return its record.
@@ -397,13 +309,12 @@ def play_game(
             (``rummisim.bots.BotSpec``, from ``build_lineup``-style specs), which gets the
             seat's own generator. ``rummisim.play_game`` also takes bot specs by name.
         seed: an int or ``SeedSequence``; the same seed gives the same record.
-        observer: called as ``observer(state, seat)`` after every turn (for tests).
-        log: collect a turn-by-turn ``TurnLog`` in the record.
         strict: raise on a bot fault instead of recording it.
-        on_event: called with each ``TurnLog`` as the turn ends and each ``RoundRecord`` as
-            the round ends (``rummisim play`` streams its text this way).
         events: called with every step of the match as a ``rummisim.events`` record, hidden
-            information included (the JSON-lines game log and the per-turn table read it).
+            information included: the one stream every view of a game reads (the JSON-lines
+            game log, the per-turn table, the text of ``rummisim play`` and the position after
+            each turn through ``rummisim.transcript.Transcript``). Without it the engine builds
+            no events.
     """
     n = len(bots)
     problem = profile.seat_count_problem(n)
@@ -414,19 +325,14 @@ def play_game(
     seats = seat_bots(profile, bots, bot_seeds)
 
     rounds: list[RoundRecord] = []
-    logs: list[TurnLog] = []
     totals = [0] * n
     positive = [0] * n  # points won as a round winner (002's "punti positivi")
     capped = False
     while True:
         _, state = next(deals)
-        state.listen(events, strict=strict, narrate=log or on_event is not None)
-        game_round = _Round(seats, state, observer, log, on_event)
-        record, round_log = game_round.play()
-        if on_event is not None:
-            on_event(record)
+        state.listen(events, strict=strict)
+        record = _Round(seats, state).play()
         rounds.append(record)
-        logs.extend(round_log)
         totals = [t + s for t, s in zip(totals, record.scores, strict=True)]
         positive = [p + max(0, s) for p, s in zip(positive, record.scores, strict=True)]
         over, capped = match_over(profile, len(rounds), totals, positive)
@@ -444,7 +350,6 @@ def play_game(
         winner=winner,
         tied=tied,
         match_capped=capped,
-        log=tuple(logs),
     )
 
 
@@ -505,12 +410,12 @@ def play_round(
     opened: Sequence[bool] | None = None,
     table: tuple[Meld, ...] = (),
     seed: int = 0,
-    observer: Observer | None = None,
-    log: bool = False,
     strict: bool = False,
     events: Callable[[ev.Event], None] | None = None,
 ) -> tuple[RoundRecord, tuple[TurnLog, ...]]:
-    """Play one round from a hand-set position (scripted deals for tests and studies).
+    """Play one round from a hand-set position (scripted deals for tests and studies); its record
+    and its turns as the text log has them (a ``Transcript`` of the round's events, which also
+    go to ``events``).
 
     ``pool`` is listed in draw order (``pool[0]`` is drawn first); ``discard`` lists
     the discard pile bottom to top. Bot factories get generators from ``seed``.
@@ -525,8 +430,8 @@ def play_round(
         opened=opened,
         first=first_player,
         strict=strict,
-        emit=events,
-        narrate=log,
     )
-    record, logs = _Round(seats, state, observer, log, None).play()
-    return record, tuple(logs)
+    transcript = Transcript(profile, table=table, opened=opened)
+    state.listen(transcript if events is None else fan_out(transcript, events), strict=strict)
+    record = _Round(seats, state).play()
+    return record, tuple(transcript.turns)

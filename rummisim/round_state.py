@@ -4,8 +4,8 @@
 the initial meld) and the rules of a turn, written once here for the three places that step
 a round:
 
-- the engine (``rummisim.engine``) asks the seat to move for the action of ``phase`` and
-  hands the answer to ``apply``, turn after turn;
+- the engine (``rummisim.engine``) asks the seat to move for the action of ``phase`` (of a
+  kind ``legal_answers`` lists) and hands the answer to ``apply``, turn after turn;
 - the lookahead bot's rollouts (``rummisim.bots.lookahead``) deal a state from a seat's view
   with the hidden tiles dealt again (``from_view``), ``copy()`` it for each candidate move and
   step the copies the same way;
@@ -51,6 +51,14 @@ from rummisim.schema import EndReason
 
 Emit = Callable[[ev.Event], None]
 
+ANSWERS: dict[Phase, tuple[type, ...]] = {
+    Phase.START: (Play, Draw, Pass, OutOfBudget),
+    Phase.AFTER_DRAW: (Play, Pass),
+    Phase.DISCARD: (Discard,),
+}
+"""The kinds of answer each phase takes (the engine records any other as a ``wrong_action``
+fault and hands ``apply`` None)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Fault:
@@ -63,6 +71,25 @@ class Fault:
     message: str
 
 
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """A round played: who began, who won and why, the scores, what was left, the faults."""
+
+    round_index: int
+    first_player: int
+    winner: int
+    tied: bool
+    end_reason: EndReason
+    turns: int
+    scores: tuple[int, ...]
+    rack_points: tuple[int, ...]
+    tiles_left: tuple[int, ...]
+    opened_turn: tuple[int | None, ...]
+    faults: tuple[Fault, ...]
+    timeouts: int
+    pool_left: int = 0
+
+
 class RoundState:
     """One round's state and its turn flow (the module docstring says how it is used).
 
@@ -70,7 +97,7 @@ class RoundState:
     the first turn ``seat`` is the seat before ``first`` and ``turn`` is 0; ``phase`` is the
     step the seat to move is asked for (``None`` between turns), ``ended`` the reason the
     round ended (``None`` while it goes on). The ``turn_*`` fields describe the turn being
-    played; ``words`` are its action words for the text log (only with ``narrate``)."""
+    played; ``words`` are its action words for the text log (only with ``emit``)."""
 
     def __init__(
         self,
@@ -86,7 +113,6 @@ class RoundState:
         referee: bool = True,
         strict: bool = False,
         emit: Emit | None = None,
-        narrate: bool = False,
     ):
         n = len(racks)
         self.profile = profile
@@ -101,7 +127,6 @@ class RoundState:
         self.referee = referee
         self.strict = strict
         self.emit = emit
-        self.narrate = narrate
         self.seat = (first - 1) % n
         self.turn = 0
         self.passes = 0  # turns in a row without a play begun on an empty pool
@@ -116,11 +141,11 @@ class RoundState:
         self.turn_opened_before = False
         self.words: list[str] | None = None
 
-    def listen(self, emit: Emit | None, *, strict: bool, narrate: bool) -> None:
-        """Who hears of the round: ``emit`` gets every step as a ``rummisim.events`` record;
-        ``strict`` raises a fault instead of recording it; ``narrate`` keeps each turn's
-        action words (``words``) for the text log."""
-        self.emit, self.strict, self.narrate = emit, strict, narrate
+    def listen(self, emit: Emit | None, *, strict: bool) -> None:
+        """Who hears of the round: ``emit`` gets every step as a ``rummisim.events`` record (and
+        then each turn's action words are kept, ``words``); ``strict`` raises a fault instead of
+        recording it."""
+        self.emit, self.strict = emit, strict
 
     @classmethod
     def from_view(cls, view: TurnView, hidden: Sequence[int]) -> RoundState:
@@ -203,8 +228,13 @@ class RoundState:
         self.turn_pool_was_empty = not self.pool
         self.turn_rack_before = tuple(self.racks[seat])
         self.turn_opened_before = self.opened[seat]
-        self.words = [] if self.narrate else None
+        self.words = [] if self.emit is not None else None
         return seat
+
+    def legal_answers(self) -> tuple[type, ...]:
+        """The kinds of answer the seat to move may give now (``ANSWERS`` of ``phase``)."""
+        assert self.phase is not None, "no turn is being played"
+        return ANSWERS[self.phase]
 
     def apply(self, action: Action | None) -> None:
         """Carry out the seat's answer to ``phase`` (``None``: the engine found no usable answer,
@@ -299,6 +329,27 @@ class RoundState:
         if self.ended == EndReason.OUT:
             return self.seat, False
         return pool_empty_winner(self.profile, self.racks, self.first)
+
+    def record(self) -> RoundRecord:
+        """The ended round's record (``result`` and ``score_round``)."""
+        assert self.ended is not None, "the round goes on"
+        winner, tied = self.result()
+        scores, points = score_round(self.profile, self.racks, winner, self.ended)
+        return RoundRecord(
+            round_index=self.round_index,
+            first_player=self.first,
+            winner=winner,
+            tied=tied,
+            end_reason=self.ended,
+            turns=self.turn,
+            scores=scores,
+            rack_points=points,
+            tiles_left=tuple(len(r) for r in self.racks),
+            opened_turn=tuple(self.opened_turn),
+            faults=tuple(self.faults),
+            timeouts=self.timeouts,
+            pool_left=len(self.pool),
+        )
 
     # ----- the transitions -----------------------------------------------------------------
 

@@ -8,6 +8,7 @@ import pytest
 from rummisim import ProfileError, experiment_from_dict, load_profile, play_game
 from rummisim.cli import main
 from rummisim.experiment import ExperimentError
+from rummisim.transcript import Transcript
 
 
 def one_line_error(capsys, args) -> str:
@@ -116,9 +117,10 @@ def test_play_streams_the_same_text_it_would_print_at_the_end(capsys):
     from rummisim.cli import format_game  # noqa: PLC0415 - the CLI's own formatter
 
     profile = load_profile("polish-40")
-    events = []
-    record = play_game(profile, ["baseline", "greedy"], 5, log=True, on_event=events.append)
-    assert len(events) == record.turns + record.n_rounds
+    shown = []
+    transcript = Transcript(profile, on_turn=shown.append, on_round=shown.append)
+    record = transcript.attach(play_game(profile, ["baseline", "greedy"], 5, events=transcript))
+    assert len(shown) == record.turns + record.n_rounds and transcript.rounds == list(record.rounds)
     assert main(["play", "--profile", "polish-40", "--bots", "baseline,greedy", "--seed", "5"]) == 0
     assert capsys.readouterr().out == format_game(record, profile, 5) + "\n"
 

@@ -15,6 +15,7 @@ from rummisim.bots import BotError, LookaheadBot, make_bot, validate_spec
 from rummisim.bots.lookahead import hidden_tiles
 from rummisim.contract import Draw, OutOfBudget, Phase, Play, TurnView
 from rummisim.round_state import RoundState
+from rummisim.transcript import Transcript
 
 CHEAP = {"name": "lookahead", "params": {"samples": 2, "depth": 2, "search_below": 0}}
 
@@ -69,9 +70,10 @@ def test_bad_parameters_are_one_line_errors(spec, fragment):
 def test_same_seed_same_game():
     profile = load_profile("standard")
     lineup = [CHEAP, "conservative", "greedy", "conservative"]
-    first = play_game(profile, lineup, 21, log=True, strict=True)
-    second = play_game(profile, lineup, 21, log=True, strict=True)
-    assert first == second and first.log == second.log
+    streams: list[list] = [[], []]
+    first = play_game(profile, lineup, 21, strict=True, events=streams[0].append)
+    second = play_game(profile, lineup, 21, strict=True, events=streams[1].append)
+    assert first == second and streams[0] == streams[1]
 
 
 @pytest.mark.parametrize("profile_name", sorted(builtin_profiles()))
@@ -102,7 +104,9 @@ def _positions(profile, seed: int, count: int):
             )
         )
 
-    engine.play_game(profile, [validate_spec("conservative")] * 4, seed, observer=observe)
+    engine.play_game(
+        profile, [validate_spec("conservative")] * 4, seed, events=Transcript(profile, on_position=observe)
+    )
     step = max(len(states) // count, 1)
     return states[step::step][:count]
 
