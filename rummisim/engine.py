@@ -25,8 +25,9 @@ A bot that raises, returns the wrong kind of action or proposes an illegal move
 never corrupts the game: a fault is recorded and the bot draws instead
 (``strict=True`` re-raises, for tests). The fault event of an illegal move carries
 the move (``events.Faulted``), so a replay can check that the rules refuse it; the
-faults of ``MOVELESS_FAULTS`` carry none. The engine does no I/O; the turn log is
-returned as data.
+faults of ``MOVELESS_FAULTS`` carry none. The engine does no I/O: it reports a game
+only as its stream of events (``events=``, ``rummisim.events``), which every view of a game
+reads (``rummisim.transcript``, ``rummisim.gamelog``, ``rummisim.runner.turns``).
 """
 
 from __future__ import annotations
