@@ -2,8 +2,8 @@
 
     python benchmarks/solver_dp_speed.py [--positions 300] [--seed 7] [--profile standard] [--free]
 
-Positions: seeded 4-player ``baseline`` games on the profile, recorded through
-``play_game``'s observer (the table and the rack of the seat to move next, turn mode
+Positions: seeded 4-player ``baseline`` games on the profile, recorded from ``play_game``'s
+events by a ``Transcript`` (the table and the rack of the seat to move next, turn mode
 only: seats that have opened), drawn evenly from early, mid and late turns. Each position
 is solved by ``solve_dp`` and by ``solve_milp(formulation="windows")`` (objective
 ``tiles``); the answers must agree (tiles placed and value placed) wherever the DP
@@ -24,6 +24,7 @@ from rummisim.profile import profile_from_dict
 from rummisim.solver import placed_value
 from rummisim.solver.dp import solve_dp
 from rummisim.solver.milp import solve_milp
+from rummisim.transcript import Transcript
 
 
 def positions(profile, n: int, seed: int):
@@ -39,7 +40,8 @@ def positions(profile, n: int, seed: int):
             if state.opened[nxt] and state.racks[nxt]:
                 seen.append((state.table, tuple(sorted(state.racks[nxt]))))
 
-        play_game(profile, ["baseline"] * 4, seed * 1000 + game, observer=observe)
+        follow = Transcript(profile, on_position=observe)
+        play_game(profile, ["baseline"] * 4, seed * 1000 + game, events=follow)
         games.append(seen)
         game += 1
     out = []

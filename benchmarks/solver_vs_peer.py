@@ -6,8 +6,8 @@
     python benchmarks/solver_vs_peer.py --hard-only                              # the hard set alone
 
 Positions: seeded 4-player games on ``standard`` (bot ``greedy`` when registered, else
-``baseline``) are recorded through ``play_game``'s observer: after every turn, the table
-and the rack of the seat to move next, and whether that seat has opened. Each game's
+``baseline``) are recorded from ``play_game``'s events by a ``Transcript``: after every turn,
+the table and the rack of the seat to move next, and whether that seat has opened. Each game's
 turns are split in thirds (early, mid, late) and ``--per-phase`` distinct positions are
 drawn from each with a seeded generator, so the set is the same on every run.
 
@@ -64,6 +64,7 @@ from rummisim.melds import MIN_NUMBERED_TILES, Meld, format_meld, format_table, 
 from rummisim.profile import RuleProfile, profile_from_dict
 from rummisim.solver import Solution, solve
 from rummisim.tiles import format_tiles
+from rummisim.transcript import Transcript
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the shared generators
 from helpers import tile_near_table  # noqa: E402
@@ -122,7 +123,7 @@ def collect_positions(
             nxt = (seat + 1) % len(state.racks)
             recorded.append((len(recorded) + 1, state.table, tuple(state.racks[nxt]), not state.opened[nxt]))
 
-        play_game(profile, [bot] * 4, seed + game, observer=observer)
+        play_game(profile, [bot] * 4, seed + game, events=Transcript(profile, on_position=observer))
         total = len(recorded)
         for turn, table, rack, initial in recorded:
             key = (frozenset(Counter(table).items()), tuple(sorted(rack)), initial)

@@ -19,9 +19,10 @@ import numpy as np
 from rummisim import engine
 from rummisim.bots.registry import parse_spec
 from rummisim.contract import BotFactory, Player
-from rummisim.engine import GameRecord, RoundRecord, TurnLog
+from rummisim.engine import GameRecord, RoundRecord
 from rummisim.events import Event
 from rummisim.profile import RuleProfile
+from rummisim.transcript import TurnLog
 
 SeatEntry = Player | BotFactory | str | Mapping[str, Any]
 
@@ -38,24 +39,13 @@ def play_game(
     bots: Sequence[SeatEntry],
     seed: int | np.random.SeedSequence | None,
     *,
-    observer: engine.Observer | None = None,
-    log: bool = False,
     strict: bool = False,
-    on_event: Callable[[TurnLog | RoundRecord], None] | None = None,
     events: Callable[[Event], None] | None = None,
 ) -> GameRecord:
     """Play one match; ``bots`` may mix bot specs, built bots and factories. The other
-    arguments are ``rummisim.engine.play_game``'s."""
-    return engine.play_game(
-        profile,
-        lineup(bots),
-        seed,
-        observer=observer,
-        log=log,
-        strict=strict,
-        on_event=on_event,
-        events=events,
-    )
+    arguments are ``rummisim.engine.play_game``'s (``events``: the game's one event stream;
+    ``rummisim.transcript.Transcript`` follows it turn by turn)."""
+    return engine.play_game(profile, lineup(bots), seed, strict=strict, events=events)
 
 
 def play_round(

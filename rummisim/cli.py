@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
@@ -22,7 +22,7 @@ from rummisim.bots import BOTS, BotError, split_bot_specs, validate_spec
 from rummisim.bots.loading import is_class_path
 from rummisim.bots.registry import check_search_scope
 from rummisim.contract import QuitGame
-from rummisim.engine import RoundRecord, TurnLog, play_game
+from rummisim.engine import play_game
 from rummisim.experiment import ExperimentError
 from rummisim.isolation import DEFAULT_TIME_LIMIT, Isolated
 from rummisim.melds import parse_table, table_tiles
@@ -30,6 +30,7 @@ from rummisim.profile import MAX_SEARCH_BUDGET, ProfileError, RuleProfile, built
 from rummisim.solver import OBJECTIVES
 from rummisim.text import final_lines, format_solution, replay_lines, round_lines, solution_json, turn_lines
 from rummisim.tiles import TileError, parse_tiles
+from rummisim.transcript import Transcript, fan_out
 
 if TYPE_CHECKING:
     from rummisim.events import Event
@@ -260,23 +261,21 @@ def _cmd_play(args: argparse.Namespace) -> None:
     if not args.quiet:
         print(f"profile {profile.name}, seed {args.seed}, seats: {', '.join(names)}", flush=True)
 
-    def stream(event: TurnLog | RoundRecord) -> None:
-        """Each turn as it ends (a long game shows its progress), each round's end; --quiet
-        prints none of them, only the final scores."""
-        if args.quiet:
-            return
-        if isinstance(event, RoundRecord):
-            print("\n".join(round_lines(event)), flush=True)
-        else:
-            print("\n".join(turn_lines(event, profile, names)), flush=True)
-
     def write(event: Event) -> None:
         """Each event as one line as it happens (a crash leaves a log ``replay`` calls truncated)."""
         assert log is not None
         log.write(gamelog.dumps(gamelog.to_dict(event, profile.tileset)) + "\n")
 
+    # the game's one event stream, read by the text (each turn as it ends, so a long game shows its
+    # progress, and each round's end; --quiet prints only the final scores) and by the log
+    text = Transcript(
+        profile,
+        on_turn=lambda entry: print("\n".join(turn_lines(entry, profile, names)), flush=True),
+        on_round=lambda rnd: print("\n".join(round_lines(rnd)), flush=True),
+    )
+    readers: list[Callable[[Event], None]] = ([] if args.quiet else [text]) + ([] if log is None else [write])
     try:
-        record = play_game(profile, seats, args.seed, on_event=stream, events=None if log is None else write)
+        record = play_game(profile, seats, args.seed, events=fan_out(*readers) if readers else None)
     except BrokenPipeError:
         raise
     except QuitGame:

@@ -9,27 +9,12 @@ numbers) and the same record every time. Each seat is a built bot or a factory
 generator; the engine knows bots only through ``rummisim.contract`` and never
 imports ``rummisim.bots`` (``rummisim.play_game`` reads bot specs by name).
 
-Turn flow without a discard pile: the bot plays (``Play``) or draws
-(``Draw``); with ``turn.play_after_draw`` it may then play. With the discard
-pile (seed 002) a turn is: play, or draw from the deck or take the top discard
-and optionally play; a turn with a play ends with a discard, and so does a turn
-that only drew under ``turn.discard: every_turn`` (classic rummy; under
-``after_play``, 002 as written, it does not, so racks grow). A player who can
-neither play nor draw (empty pool) passes, with no discard. Going out means an
-empty rack after the turn (after the final discard in that variant).
-
-Under ``turn.must_play_if_able`` (002: "if the player cannot combine ... he must
-draw") a draw or pass from a seat that has a legal play (``legal_play``: the
-exact solver) is a fault, and the engine makes the best play for it.
-
-When the pool is empty a turn without a play is a pass; the round ends when
-every player passes in a row (``end.when_pool_empty: play_on``), after such a
-cycle only if no seat could play (``until_no_play``, 000 as written: the exact
-search judges, as for must-play), or as soon as a turn leaves the pool empty
-(``end_round``, one reading of 004), and
-the winner is chosen by ``end.pool_empty_winner`` (ties broken by the other
-measure, then by turn order from the round's first player). A round that
-reaches ``end.max_turns`` ends the same way and is recorded as ``turn_cap``.
+The round is a ``rummisim.round_state.RoundState``: the turn flow (play, draw or take the top
+discard, play after drawing, the discard, must-play, timeouts, a pass on an empty pool) and the
+end of a round (going out, the pool-empty rules of ``end.when_pool_empty``, the winner by
+``end.pool_empty_winner``, ``end.max_turns`` recorded as ``turn_cap``) are written there once,
+for the engine, ``rummisim.replay`` and the lookahead bot's rollouts. The engine asks each
+seat's bot for the action of the state's phase and hands the answer to the state.
 
 A points match ends when a seat reaches ``match.target_points``: counting the
 points won as round winner (``match.target_counts: positive``, 002's "punti
@@ -37,18 +22,19 @@ positivi") or the net totals (``net``); the record's ``scores`` are always the
 net totals, and the winner is the seat ahead on what the match counts.
 
 A bot that raises, returns the wrong kind of action or proposes an illegal move
-never corrupts the game: the engine records a fault and the bot draws instead
+never corrupts the game: a fault is recorded and the bot draws instead
 (``strict=True`` re-raises, for tests). The fault event of an illegal move carries
 the move (``events.Faulted``), so a replay can check that the rules refuse it; the
-faults of ``MOVELESS_FAULTS`` carry none. The engine does no I/O; the turn log is
-returned as data.
+faults of ``MOVELESS_FAULTS`` carry none. The engine does no I/O: it reports a game
+only as its stream of events (``events=``, ``rummisim.events``), which every view of a game
+reads (``rummisim.transcript``, ``rummisim.gamelog``, ``rummisim.runner.turns``).
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -56,21 +42,15 @@ from rummisim import events as ev
 from rummisim.answers import own_action
 from rummisim.contract import (
     BotFactory,
-    Discard,
-    Draw,
-    OutOfBudget,
-    Pass,
     Phase,
-    Play,
     Player,
-    TurnView,
 )
-from rummisim.melds import Meld, rack_penalty
+from rummisim.contract import TurnView as TurnView  # re-exported: the view a bot gets, by its old address
+from rummisim.melds import Meld
 from rummisim.profile import RuleProfile
-from rummisim.referee import legal_play
-from rummisim.round_end import pool_empty_winner, pool_round_over
-from rummisim.rules import IllegalMove, validate_move
+from rummisim.round_state import Fault, RoundRecord, RoundState
 from rummisim.schema import EndReason
+from rummisim.transcript import Transcript, TurnLog, fan_out
 from rummisim.validation import excerpt
 
 Seat = Player | BotFactory  # a built bot, or a factory the engine calls with the seat's generator
@@ -86,48 +66,6 @@ tile the rack does not hold (``tile_not_in_rack`` in the discard phase)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Fault:
-    """A bot's error or illegal action, and the rule it broke."""
-
-    round_index: int
-    turn: int
-    seat: int
-    rule: str
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
-class TurnLog:
-    """One turn for the readable log (only collected when asked for)."""
-
-    round_index: int
-    turn: int
-    seat: int
-    actions: tuple[str, ...]
-    played: tuple[int, ...]
-    table: tuple[Meld, ...]
-    rack_sizes: tuple[int, ...]
-    pool_size: int
-
-
-@dataclass(frozen=True, slots=True)
-class RoundRecord:
-    round_index: int
-    first_player: int
-    winner: int
-    tied: bool
-    end_reason: EndReason
-    turns: int
-    scores: tuple[int, ...]
-    rack_points: tuple[int, ...]
-    tiles_left: tuple[int, ...]
-    opened_turn: tuple[int | None, ...]
-    faults: tuple[Fault, ...]
-    timeouts: int
-    pool_left: int = 0
-
-
-@dataclass(frozen=True, slots=True)
 class GameRecord:
     """A whole match: per-round records and cumulative scores."""
 
@@ -139,7 +77,6 @@ class GameRecord:
     winner: int
     tied: bool
     match_capped: bool
-    log: tuple[TurnLog, ...] = field(default=(), repr=False)
 
     @property
     def n_rounds(self) -> int:
@@ -158,45 +95,21 @@ class GameRecord:
         return tuple(f for r in self.rounds for f in r.faults)
 
 
-class RoundState:
-    """Mutable state of one round (internal to the engine; observers read it)."""
-
-    def __init__(self, profile: RuleProfile, pool: list[int], racks: list[list[int]]):
-        self.profile = profile
-        self.pool = pool  # drawn from the end
-        self.racks = racks
-        self.table: tuple[Meld, ...] = ()
-        self.opened = [False] * len(racks)
-        self.opened_turn: list[int | None] = [None] * len(racks)
-        self.discard: list[int] = []
-
-    def all_tiles(self) -> list[int]:
-        """Every tile in play, wherever it is (for conservation checks)."""
-        tiles = list(self.pool) + list(self.discard)
-        for rack in self.racks:
-            tiles.extend(rack)
-        for meld in self.table:
-            tiles.extend(meld.tiles)
-        return tiles
-
-
-Observer = Callable[[RoundState, int], None]
-
-
 # ----- deal and seating -------------------------------------------------------------------
 
 
-def deal(profile: RuleProfile, n_players: int, rng: np.random.Generator) -> RoundState:
-    """Shuffle the full tile set and deal ``rack_size`` tiles to each seat."""
+def deal(
+    profile: RuleProfile, n_players: int, rng: np.random.Generator, *, first: int = 0, round_index: int = 0
+) -> RoundState:
+    """Shuffle the full tile set and deal ``rack_size`` tiles to each seat (and, with the discard
+    pile, turn up the pool's last tile); ``first`` begins round ``round_index``."""
     tiles = np.array(profile.tileset.all_tiles(), dtype=np.int64)
     order = rng.permutation(tiles).tolist()
     size = profile.rack_size
     racks = [sorted(order[i * size : (i + 1) * size]) for i in range(n_players)]
     pool = order[n_players * size :]
-    state = RoundState(profile, pool, racks)
-    if profile.discard_pile:
-        state.discard.append(state.pool.pop())
-    return state
+    discard = [pool.pop()] if profile.discard_pile else []
+    return RoundState(profile, pool, racks, discard=discard, first=first, round_index=round_index)
 
 
 def choose_first_player(
@@ -245,7 +158,7 @@ def round_deals(
     index = 0
     while True:
         first = choose_first_player(profile, n_players, index, seat_rng)
-        yield first, deal(profile, n_players, deal_rng)
+        yield first, deal(profile, n_players, deal_rng, first=first, round_index=index)
         index += 1
 
 
@@ -264,351 +177,80 @@ def dealt(round_index: int, first: int, state: RoundState) -> ev.Dealt:
 
 
 class _Round:
-    def __init__(
-        self,
-        profile,
-        seats: Seats,
-        state,
-        first,
-        round_index,
-        observer,
-        log,
-        strict,
-        on_event=None,
-        emit=None,
-    ):
-        self.profile = profile
+    """A round played by the seats' bots: each is asked for the action of the state's phase,
+    and ``RoundState`` carries it out."""
+
+    def __init__(self, seats: Seats, state: RoundState):
         self.bots = seats.bots
-        self.names = seats.names
         self.shown = seats.shown
         self.state = state
-        self.first = first
-        self.round_index = round_index
-        self.observer = observer
-        self.log = log
-        self.on_event = on_event
-        self.emit: Callable[[ev.Event], None] | None = emit
-        self.strict = strict
-        self.turn = 0
-        self.faults: list[Fault] = []
-        self.timeouts = 0
 
-    # -- helpers --
-    def view(self, seat: int, phase: Phase) -> TurnView:
-        """What the seat's bot is shown: its own copy of the rules (``seat_bots``) and a copy of
-        the table, so that even ``object.__setattr__`` on them cannot reach the engine's."""
-        s = self.state
-        return TurnView.of(
-            self.shown[seat],
-            seat,
-            phase,
-            racks=s.racks,
-            table=tuple(Meld(m.tiles, m.faces) for m in s.table),
-            opened=s.opened,
-            pool_size=len(s.pool),
-            discard=s.discard,
-            turn=self.turn,
-        )
-
-    def fault(self, seat: int, rule: str, message: str, move: Play | None = None) -> None:
-        """Record a fault; ``move``: the illegal play the rules refused (the event carries it)."""
-        if self.strict:
-            raise IllegalMove(rule, message)
-        self.faults.append(Fault(self.round_index, self.turn, seat, rule, message))
-        if self.emit is not None:
-            played = table = None
-            if move is not None:
-                played, table = tuple(move.played), tuple(move.table)
-            self.emit(ev.Faulted(self.round_index, self.turn, seat, rule, message, played, table))
-
-    def ask(self, seat: int, phase: Phase, allowed: tuple[type, ...]):
+    def ask(self, seat: int, phase: Phase):
+        """The seat's answer, a copy of its own (``answers.own_action``), or None after a fault."""
+        state = self.state
+        allowed = state.legal_answers()
         try:
-            action = self.bots[seat].act(self.view(seat, phase))
+            action = self.bots[seat].act(state.view(seat, phase, self.shown[seat]))
         except Exception as exc:  # a bot may never crash the game
-            if self.strict:
+            if state.strict:
                 raise
-            self.fault(seat, "bot_error", f"{type(exc).__name__}: {exc}")
+            state.fault(seat, "bot_error", f"{type(exc).__name__}: {exc}")
             return None
         if not isinstance(action, allowed):
             kinds = "/".join(a.__name__ for a in allowed)
-            self.fault(seat, "wrong_action", f"in phase {phase} expected {kinds}, got {excerpt(action)}")
+            state.fault(seat, "wrong_action", f"in phase {phase} expected {kinds}, got {excerpt(action)}")
             return None
-        own = own_action(action, self.profile.tileset.n_codes)
+        own = own_action(action, state.profile.tileset.n_codes)
         if isinstance(own, str):
-            self.fault(seat, "wrong_action", f"{own}: {excerpt(action)}")
+            state.fault(seat, "wrong_action", f"{own}: {excerpt(action)}")
             return None
         return own
 
-    def draw(self, seat: int, count: int) -> int:
+    def play(self) -> RoundRecord:
+        """Play the round to its end; its record (every step to ``state.emit`` on the way)."""
         s = self.state
-        drawn: list[int] = []
-        while len(drawn) < count and s.pool:
-            drawn.append(s.pool.pop())
-        s.racks[seat].extend(drawn)
-        s.racks[seat].sort()
-        if self.emit is not None:
-            if drawn:
-                self.emit(ev.Drew(self.round_index, self.turn, seat, tuple(drawn)))
-            else:
-                self.emit(ev.Passed(self.round_index, self.turn, seat))
-        return len(drawn)
-
-    def apply_play(self, seat: int, play: Play, phase: Phase = Phase.START, forced: bool = False) -> bool:
-        s = self.state
-        try:
-            check = validate_move(
-                self.profile,
-                s.table,
-                tuple(s.racks[seat]),
-                tuple(play.table),
-                tuple(play.played),
-                opened=s.opened[seat],
-            )
-        except IllegalMove as exc:
-            self.fault(seat, exc.rule, exc.message, play)
-            return False
-        rack = s.racks[seat]
-        for tile in play.played:
-            rack.remove(tile)
-        s.table = tuple(play.table)
-        if check.opening_value is not None:
-            s.opened[seat] = True
-            s.opened_turn[seat] = self.turn
-        if self.emit is not None:
-            self.emit(
-                ev.Played(
-                    self.round_index,
-                    self.turn,
-                    seat,
-                    str(phase),
-                    tuple(play.played),
-                    s.table,
-                    opened=check.opening_value is not None,
-                    forced=forced,
-                )
-            )
-        return True
-
-    # -- a turn --
-    def play_turn(self, seat: int) -> tuple[bool, list[str], tuple[int, ...]]:
-        """Play one turn; return (played something, action words, tiles played)."""
-        profile, s = self.profile, self.state
-        words: list[str] = []
-        played: tuple[int, ...] = ()
-        drew = False
-        action = self.ask(seat, Phase.START, (Play, Draw, Pass, OutOfBudget))
-        if isinstance(action, Pass):  # nobody may skip a turn while the pool has tiles
-            action = Draw()
-        if isinstance(action, OutOfBudget):
-            self.timeouts += 1
-            if self.emit is not None:
-                self.emit(ev.TimedOut(self.round_index, self.turn, seat))
-            if profile.time_limit.on_timeout == "best_found" and action.best is not None:
-                action = action.best
-            else:
-                words.append(f"out of search budget, draws {profile.time_limit.timeout_draw}")
-                drew = self.draw(seat, profile.time_limit.timeout_draw) > 0
-                action = Pass()
-        forced = False
-        if isinstance(action, Draw) and profile.turn.must_play_if_able:
-            action = self.forced_play(seat, action, words)
-            forced = isinstance(action, Play)
-        if isinstance(action, Play):
-            if self.apply_play(seat, action, Phase.START, forced):
-                words.append("plays")
-                played = action.played
-            else:
-                words.append("illegal move, draws instead")
-                action = Draw()
-        if action is None or isinstance(action, Draw):
-            source = action.source if isinstance(action, Draw) else "deck"
-            drew = self.take(seat, source, words)
-        if drew and profile.turn.play_after_draw and not played and len(s.racks[seat]) > 0:
-            after = self.ask(seat, Phase.AFTER_DRAW, (Play, Pass))
-            if isinstance(after, Play):
-                if self.apply_play(seat, after, Phase.AFTER_DRAW):
-                    words.append("plays after drawing")
-                    played = after.played
-                else:
-                    words.append("illegal move after drawing")
-        if profile.discard_pile and s.racks[seat] and self.discards(bool(played), drew):
-            self.discard(seat, words)
-        return bool(played), words, played
-
-    def discards(self, played: bool, drew: bool) -> bool:
-        """Does this turn end with a discard? A play always does (002: "fa la sua mossa e
-        scarta"); a turn that only drew does under ``turn.discard: every_turn`` (classic
-        rummy), not under ``after_play`` (002 as written); a turn that could neither play
-        nor draw (empty pool) is a pass, never a discard."""
-        return played or (drew and self.profile.turn.discard == "every_turn")
-
-    def forced_play(self, seat: int, action: Draw, words: list[str]) -> Play | Draw:
-        """``turn.must_play_if_able``: a draw from a seat that has a legal play is a fault,
-        and the engine plays the best play for it so the game goes on (002: "if the player
-        cannot combine ... he must draw", so one who can, plays)."""
-        s = self.state
-        best = legal_play(self.profile, s.racks[seat], s.table, opened=s.opened[seat])
-        if not best.is_play:
-            return action
-        self.fault(seat, "must_play", "drew although a legal play exists; the engine plays it")
-        words.append("must play")
-        return Play(best.table, best.played)
-
-    def take(self, seat: int, source: str, words: list[str]) -> bool:
-        s, profile = self.state, self.profile
-        if source == "discard":
-            if not profile.discard_pile or not s.discard:
-                self.fault(seat, "wrong_action", "there is no discard to take")
-                source = "deck"
-            else:
-                tile = s.discard.pop()
-                s.racks[seat].append(tile)
-                s.racks[seat].sort()
-                words.append("takes the top discard")
-                if self.emit is not None:
-                    self.emit(ev.TookDiscard(self.round_index, self.turn, seat, tile))
-                return True
-        if source != "deck":
-            self.fault(seat, "wrong_action", f"unknown draw source {source!r}")
-        taken = self.draw(seat, profile.turn.draw_count)
-        words.append(f"draws {taken}" if taken else "passes (pool empty)")
-        return taken > 0
-
-    def discard(self, seat: int, words: list[str]) -> None:
-        s = self.state
-        action = self.ask(seat, Phase.DISCARD, (Discard,))
-        rack = s.racks[seat]
-        if action is None or action.tile not in rack:
-            if action is not None:
-                self.fault(seat, "tile_not_in_rack", f"cannot discard tile {action.tile}")
-            tile = rack[-1]
-        else:
-            tile = action.tile
-        rack.remove(tile)
-        s.discard.append(tile)
-        words.append(f"discards {self.profile.tileset.format_tile(tile)}")
-        if self.emit is not None:
-            self.emit(ev.Discarded(self.round_index, self.turn, seat, tile))
-
-    # -- the round --
-    def play(self) -> tuple[RoundRecord, list[TurnLog]]:
-        profile, s = self.profile, self.state
-        n = len(s.racks)
-        seat = self.first
-        passes = 0
-        logs: list[TurnLog] = []
-        end_reason = None
-        emit = self.emit
+        emit = s.emit
         if emit is not None:
-            emit(dealt(self.round_index, self.first, s))
-        while end_reason is None:
-            if self.turn >= profile.end.max_turns:
-                end_reason = EndReason.TURN_CAP
-                break
-            self.turn += 1
-            pool_was_empty = not s.pool
+            emit(dealt(s.round_index, s.first, s))
+        while s.ended is None:
+            seat = s.start_turn()
             if emit is not None:
-                rack_before, opened_before = tuple(s.racks[seat]), s.opened[seat]
                 units_before = getattr(self.bots[seat], "search_units", None)
-            did_play, words, played = self.play_turn(seat)
+            while s.phase is not None:
+                s.apply(self.ask(seat, s.phase))
             if emit is not None:
                 units_after = getattr(self.bots[seat], "search_units", None)
                 emit(
                     ev.TurnEnded(
-                        self.round_index,
-                        self.turn,
+                        s.round_index,
+                        s.turn,
                         seat,
-                        rack_before,
-                        opened_before,
-                        tuple(words),
-                        played,
+                        s.turn_rack_before,
+                        s.turn_opened_before,
+                        tuple(s.words or ()),
+                        s.turn_played,
                         sum(len(m) for m in s.table),
                         len(s.racks[seat]),
                         len(s.pool),
                         None if units_after is None or units_before is None else units_after - units_before,
                     )
                 )
-            if self.observer is not None:
-                self.observer(s, seat)
-            if self.log or self.on_event is not None:
-                entry = TurnLog(
-                    self.round_index,
-                    self.turn,
-                    seat,
-                    tuple(words),
-                    played,
-                    s.table,
-                    tuple(len(r) for r in s.racks),
-                    len(s.pool),
-                )
-                if self.log:
-                    logs.append(entry)
-                if self.on_event is not None:
-                    self.on_event(entry)
-            if not s.racks[seat]:
-                end_reason = EndReason.OUT
-                winner, tied = seat, False
-                break
-            passes = passes + 1 if (pool_was_empty and not did_play) else 0
-            if pool_round_over(profile, passes, len(s.pool), s.racks, s.table, s.opened):
-                end_reason = EndReason.POOL_EXHAUSTED
-            seat = (seat + 1) % n
-        if end_reason != EndReason.OUT:
-            winner, tied = self.pool_empty_winner()
-        scores, points = score_round(profile, s.racks, winner, end_reason)
-        record = RoundRecord(
-            round_index=self.round_index,
-            first_player=self.first,
-            winner=winner,
-            tied=tied,
-            end_reason=end_reason,
-            turns=self.turn,
-            scores=scores,
-            rack_points=points,
-            tiles_left=tuple(len(r) for r in s.racks),
-            opened_turn=tuple(s.opened_turn),
-            faults=tuple(self.faults),
-            timeouts=self.timeouts,
-            pool_left=len(s.pool),
-        )
+            s.end_turn()
+        record = s.record()
         if emit is not None:
             emit(
                 ev.RoundEnded(
-                    self.round_index,
-                    winner,
-                    tied,
-                    end_reason,
-                    self.turn,
-                    scores,
-                    points,
+                    record.round_index,
+                    record.winner,
+                    record.tied,
+                    record.end_reason,
+                    record.turns,
+                    record.scores,
+                    record.rack_points,
                     tuple(tuple(r) for r in s.racks),
                 )
             )
-        return record, logs
-
-    def pool_empty_winner(self) -> tuple[int, bool]:
-        return pool_empty_winner(self.profile, self.state.racks, self.first)
-
-
-def score_round(
-    profile: RuleProfile, racks: Sequence[Sequence[int]], winner: int, end_reason: EndReason
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Scores of a round and each rack's points (jokers cost ``jokers.penalty``).
-
-    Going out, or ``pool_empty_scoring: standard``: each loser scores minus their
-    rack, the winner plus the sum. ``subtract_winner`` (seed 004) when the pool ran
-    out: each loser scores minus (own rack - winner's rack, at least 0) and the
-    winner plus the sum of those.
-    """
-    points = tuple(rack_penalty(r, profile) for r in racks)
-    subtract = end_reason != EndReason.OUT and profile.end.pool_empty_scoring == "subtract_winner"
-    base = points[winner] if subtract else 0
-    losses = [0 if s == winner else max(0, p - base) for s, p in enumerate(points)]
-    scores = tuple(sum(losses) if s == winner else -loss for s, loss in enumerate(losses))
-    return scores, points
-
-
-# ----- a match -----------------------------------------------------------------------------------
+        return record
 
 
 @dataclass(frozen=True)
@@ -654,10 +296,7 @@ def play_game(
     bots: Sequence[Seat],
     seed: int | np.random.SeedSequence | None,
     *,
-    observer: Observer | None = None,
-    log: bool = False,
     strict: bool = False,
-    on_event: Callable[[TurnLog | RoundRecord], None] | None = None,
     events: Callable[[ev.Event], None] | None = None,
 ) -> GameRecord:
     """Play one match (one or more rounds, as ``profile.match`` says) and return its record.
@@ -668,13 +307,12 @@ def play_game(
             (``rummisim.bots.BotSpec``, from ``build_lineup``-style specs), which gets the
             seat's own generator. ``rummisim.play_game`` also takes bot specs by name.
         seed: an int or ``SeedSequence``; the same seed gives the same record.
-        observer: called as ``observer(state, seat)`` after every turn (for tests).
-        log: collect a turn-by-turn ``TurnLog`` in the record.
         strict: raise on a bot fault instead of recording it.
-        on_event: called with each ``TurnLog`` as the turn ends and each ``RoundRecord`` as
-            the round ends (``rummisim play`` streams its text this way).
         events: called with every step of the match as a ``rummisim.events`` record, hidden
-            information included (the JSON-lines game log and the per-turn table read it).
+            information included: the one stream every view of a game reads (the JSON-lines
+            game log, the per-turn table, the text of ``rummisim play`` and the position after
+            each turn through ``rummisim.transcript.Transcript``). Without it the engine builds
+            no events.
     """
     n = len(bots)
     problem = profile.seat_count_problem(n)
@@ -685,19 +323,14 @@ def play_game(
     seats = seat_bots(profile, bots, bot_seeds)
 
     rounds: list[RoundRecord] = []
-    logs: list[TurnLog] = []
     totals = [0] * n
     positive = [0] * n  # points won as a round winner (002's "punti positivi")
     capped = False
     while True:
-        index = len(rounds)
-        first, state = next(deals)
-        game_round = _Round(profile, seats, state, first, index, observer, log, strict, on_event, events)
-        record, round_log = game_round.play()
-        if on_event is not None:
-            on_event(record)
+        _, state = next(deals)
+        state.listen(events, strict=strict)
+        record = _Round(seats, state).play()
         rounds.append(record)
-        logs.extend(round_log)
         totals = [t + s for t, s in zip(totals, record.scores, strict=True)]
         positive = [p + max(0, s) for p, s in zip(positive, record.scores, strict=True)]
         over, capped = match_over(profile, len(rounds), totals, positive)
@@ -715,7 +348,6 @@ def play_game(
         winner=winner,
         tied=tied,
         match_capped=capped,
-        log=tuple(logs),
     )
 
 
@@ -776,21 +408,28 @@ def play_round(
     opened: Sequence[bool] | None = None,
     table: tuple[Meld, ...] = (),
     seed: int = 0,
-    observer: Observer | None = None,
-    log: bool = False,
     strict: bool = False,
     events: Callable[[ev.Event], None] | None = None,
 ) -> tuple[RoundRecord, tuple[TurnLog, ...]]:
-    """Play one round from a hand-set position (scripted deals for tests and studies).
+    """Play one round from a hand-set position (scripted deals for tests and studies); its record
+    and its turns as the text log has them (a ``Transcript`` of the round's events, which also
+    go to ``events``).
 
     ``pool`` is listed in draw order (``pool[0]`` is drawn first); ``discard`` lists
     the discard pile bottom to top. Bot factories get generators from ``seed``.
     """
     seats = seat_bots(profile, bots, np.random.SeedSequence(seed).spawn(len(bots)))
-    state = RoundState(profile, list(reversed(pool)), [sorted(r) for r in racks])
-    state.discard = list(discard)
-    state.table = tuple(table)
-    if opened is not None:
-        state.opened = list(opened)
-    record, logs = _Round(profile, seats, state, first_player, 0, observer, log, strict, emit=events).play()
-    return record, tuple(logs)
+    state = RoundState(
+        profile,
+        list(reversed(pool)),
+        [sorted(r) for r in racks],
+        discard=discard,
+        table=table,
+        opened=opened,
+        first=first_player,
+        strict=strict,
+    )
+    transcript = Transcript(profile, table=table, opened=opened)
+    state.listen(transcript if events is None else fan_out(transcript, events), strict=strict)
+    record = _Round(seats, state).play()
+    return record, tuple(transcript.turns)

@@ -1,10 +1,12 @@
 """The game as a stream of events: what the engine reports, step by step, when asked.
 
 ``engine.play_game(..., events=callback)`` calls ``callback`` with one of these frozen
-records at every step of a match, in order. They carry tile codes and ``Meld`` objects
-(pure data, no notation); ``rummisim.gamelog`` turns them into JSON lines (and back), the
-runner's ``--turns`` table is built from ``TurnEnded``, and ``rummisim.replay`` checks a
-stream against the rules without trusting whoever wrote it.
+records at every step of a match, in order: the engine's one way of reporting a game, and the
+one history every view of it reads. They carry tile codes and ``Meld`` objects (pure data, no
+notation); ``rummisim.gamelog`` turns them into JSON lines (and back), the runner's ``--turns``
+table is built from ``TurnEnded``, ``rummisim.transcript.Transcript`` follows the position and
+the text of ``rummisim play`` from them (``transcript.fan_out`` feeds several readers), and
+``rummisim.replay`` checks a stream against the rules without trusting whoever wrote it.
 
 Hidden information is in the stream (every rack at the deal, every tile drawn), so a
 replay is complete; ``gamelog`` filters a stream down to one seat's view.

@@ -39,23 +39,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummisim import events as ev
-from rummisim.engine import (
-    MOVELESS_FAULTS,
-    dealt,
-    game_streams,
-    match_over,
-    match_winner,
-    pool_empty_winner,
-    pool_round_over,
-    round_deals,
-    score_round,
-)
+from rummisim.contract import Play
+from rummisim.engine import MOVELESS_FAULTS, dealt, game_streams, match_over, match_winner, round_deals
 from rummisim.gamelog import Header, LogError, describe, from_dict, read_header
-from rummisim.melds import Meld
 from rummisim.profile import RuleProfile
 from rummisim.referee import legal_play
+from rummisim.round_state import RoundState, score_round
 from rummisim.rules import IllegalMove, validate_move
-from rummisim.schema import EndReason
 from rummisim.tiles import format_tiles
 
 
@@ -120,7 +110,11 @@ def _fail(message: str) -> LogError:
 
 
 class _Checker:
-    """The game rebuilt from the log, record by record (the rules' view of it, not the logger's)."""
+    """The game rebuilt from the log, record by record (the rules' view of it, not the logger's):
+    each round is a ``RoundState``, the engine's own state machine, and every record that
+    passes its checks is applied through its transitions."""
+
+    state: RoundState
 
     def __init__(self, head: Header):
         self.head = head
@@ -153,13 +147,13 @@ class _Checker:
             return f"{len(self.round_winners)} round(s) played"
         if self.expect == "game_end":
             return "the match is over"
-        return f"round {self.round}, turn {self.turn}"
+        return f"round {self.round}, turn {self.state.turn}"
 
     def fmt(self, tiles: Iterable[int]) -> str:
         return format_tiles(sorted(tiles), self.ts) or "(none)"
 
     def pool_left(self) -> int:
-        return sum(self.unseen.values())
+        return len(self.state.pool)
 
     def summary(self) -> Summary:
         winner, tied = match_winner(self.profile, self.totals, self.positive, self.round_winners)
@@ -244,20 +238,16 @@ class _Checker:
         if self.deals is not None:
             self.seeded_deal(event, has_pool, what)
         self.round = index
-        self.first = event.first_player
-        self.racks = [list(rack) for rack in event.racks]
-        self.unseen = full - Counter(dealt)  # the pool as a multiset
-        self.pool: list[int] | None = list(event.pool) if has_pool else None
+        # the pool drawn from its end: in the order dealt when the log lists it, else the tiles
+        # not dealt in no order (``draw`` puts the drawn ones on top)
+        pool = list(reversed(event.pool)) if has_pool else sorted((full - Counter(dealt)).elements())
+        self.has_order = has_pool
         self.pool_order = self.pool_order and has_pool
-        self.drawn = 0
-        self.discard = list(event.discard)
-        self.table: tuple[Meld, ...] = ()
-        self.opened = [False] * n
-        self.turn = 0
-        self.seat = (self.first - 1) % n  # the seat of the turn before the first
+        racks = [sorted(rack) for rack in event.racks]
+        self.state = RoundState(
+            profile, pool, racks, discard=event.discard, first=event.first_player, round_index=index
+        )
         self.turn_open = False
-        self.passes = 0
-        self.ended: EndReason | None = None
         self.expect = "turn"
 
     def seeded_deal(self, event: ev.Dealt, has_pool: bool, what: str) -> None:
@@ -299,13 +289,14 @@ class _Checker:
             raise _fail(f"{what}: the match is over (game_end expected)")
         if event.round_index != self.round:
             raise _fail(f"{what}: round {event.round_index}, but round {self.round} is being played")
-        if not (self.turn_open and event.turn == self.turn):
+        state = self.state
+        if not (self.turn_open and event.turn == state.turn):
             self.start_turn(event.turn, event.seat, what)
-        elif event.seat != self.seat:
-            raise _fail(f"{what}: turn {self.turn} is seat {self.seat}'s")
+        elif event.seat != state.seat:
+            raise _fail(f"{what}: turn {state.turn} is seat {state.seat}'s")
         if self.t_discarded and not isinstance(event, ev.TurnEnded):
-            raise _fail(f"{what}: turn {self.turn} already ended with the discard")
-        seat = self.seat
+            raise _fail(f"{what}: turn {state.turn} already ended with the discard")
+        seat = state.seat
         if isinstance(event, ev.Faulted):
             self.check_fault(seat, event, what)
             self.t_faults.append(event.rule)
@@ -329,29 +320,25 @@ class _Checker:
             self.turn_end(event, record, what)
 
     def start_turn(self, turn: int, seat: int, what: str) -> None:
+        state = self.state
         if self.turn_open:
             self.end_turn()
-        if self.ended is not None:
+        if state.ended is not None:
             raise _fail(
-                f"{what}: the round is over after turn {self.turn} ({self.ended}); round_end expected"
+                f"{what}: the round is over after turn {state.turn} ({state.ended}); round_end expected"
             )
-        if turn != self.turn + 1:
-            raise _fail(f"{what}: turn {turn}, but the next turn is {self.turn + 1}")
-        expected = (self.seat + 1) % self.n
+        if turn != state.turn + 1:
+            raise _fail(f"{what}: turn {turn}, but the next turn is {state.turn + 1}")
+        expected = (state.seat + 1) % self.n
         if seat != expected:
             raise _fail(f"{what}: turn {turn} is seat {expected}'s")
-        self.turn, self.seat = turn, seat
+        state.start_turn()
         self.turns += 1
         self.turn_open = True
         self.t_main = None
-        self.t_drew = False
-        self.t_played: list[int] = []
         self.t_timeout = False
         self.t_faults: list[str] = []
         self.t_discarded = False
-        self.t_pool_was_empty = self.pool_left() == 0
-        self.t_rack_before = sorted(self.racks[seat])
-        self.t_opened_before = self.opened[seat]
 
     def check_fault(self, seat: int, event: ev.Faulted, what: str) -> None:
         """A fault excuses a draw under ``turn.must_play_if_able`` (``must_play_check``), so it is
@@ -361,7 +348,8 @@ class _Checker:
         (``MOVELESS_FAULTS``, or the discard of a tile the rack does not hold, after the turn's
         action); its word is taken. Any other fault without its move (a log written before
         faults carried it, or a forged one) cannot be checked, and is refused."""
-        where = f"{what} (round {self.round}, turn {self.turn})"
+        state = self.state
+        where = f"{what} (round {self.round}, turn {state.turn})"
         if event.played is None or event.table is None:
             if event.rule in MOVELESS_FAULTS:
                 return
@@ -374,11 +362,11 @@ class _Checker:
         try:
             validate_move(
                 self.profile,
-                self.table,
-                tuple(self.racks[seat]),
+                state.table,
+                tuple(state.racks[seat]),
                 event.table,
                 event.played,
-                opened=self.opened[seat],
+                opened=state.opened[seat],
             )
         except IllegalMove as exc:
             if exc.rule != event.rule:
@@ -400,7 +388,8 @@ class _Checker:
         excused = any(rule != "must_play" for rule in self.t_faults)
         if not self.profile.turn.must_play_if_able or excused or self.t_timeout:
             return
-        best = legal_play(self.profile, self.racks[seat], self.table, opened=self.opened[seat])
+        state = self.state
+        best = legal_play(self.profile, state.racks[seat], state.table, opened=state.opened[seat])
         if best.is_play:
             raise _fail(
                 f"{what}: the seat can play ({self.fmt(best.played)}) and must (turn.must_play_if_able)"
@@ -427,24 +416,25 @@ class _Checker:
         if len(tiles) != due:
             raise _fail(f"{what}: drew {len(tiles)} tile(s); the profile draws {due} ({rule}: {count})")
         self.must_play_check(seat, what)
-        if self.pool is not None:
-            nxt = self.pool[self.drawn : self.drawn + due]
+        pool = self.state.pool
+        if self.has_order:
+            nxt = list(reversed(pool[len(pool) - due :]))
             if list(tiles) != nxt:
                 raise _fail(
                     f"{what}: drew {format_tiles(tiles, self.ts)}, but the pool's next tile(s) are "
                     f"{format_tiles(nxt, self.ts)}"
                 )
-        self.take_from_pool(tiles, what)
-        self.drawn += due
-        self.racks[seat].extend(tiles)
-        self.t_drew = True
-
-    def take_from_pool(self, tiles: tuple[int, ...], what: str) -> None:
-        need = Counter(tiles)
-        for code, k in need.items():
-            if self.unseen[code] < k:
-                raise _fail(f"{what}: {self.ts.format_tile(code)} is not in the pool (every copy is seen)")
-        self.unseen -= need
+        else:  # the pool's order is unknown: the tiles drawn were the ones on top
+            held = Counter(pool)
+            for code, k in Counter(tiles).items():
+                if held[code] < k:
+                    name = self.ts.format_tile(code)
+                    raise _fail(f"{what}: {name} is not in the pool (every copy is seen)")
+            for tile in tiles:
+                pool.remove(tile)
+            pool.extend(reversed(tiles))
+        self.state.draw(seat, due)
+        self.state.turn_drew = True
 
     def pass_turn(self, seat: int, what: str) -> None:
         self.main_action(what, "pass")
@@ -458,20 +448,20 @@ class _Checker:
         self.main_action(what, "take_discard")
         if self.t_timeout:
             raise _fail(f"{what}: after a timeout the seat draws from the pool (time_limit.timeout_draw)")
-        if not self.discard:
+        discard = self.state.discard
+        if not discard:
             raise _fail(f"{what}: the discard pile is empty")
-        if self.discard[-1] != tile:
+        if discard[-1] != tile:
             raise _fail(
                 f"{what}: took {self.ts.format_tile(tile)}, but the top discard is "
-                f"{self.ts.format_tile(self.discard[-1])}"
+                f"{self.ts.format_tile(discard[-1])}"
             )
         self.must_play_check(seat, what)
-        self.discard.pop()
-        self.racks[seat].append(tile)
-        self.t_drew = True
+        self.state.take_discard(seat)
+        self.state.turn_drew = True
 
     def play(self, seat: int, event: ev.Played, record: Mapping[str, Any], what: str) -> None:
-        profile = self.profile
+        profile, state = self.profile, self.state
         if self.t_main is None:
             phase = "start"
             if self.t_timeout and profile.time_limit.on_timeout == "penalty":
@@ -480,9 +470,9 @@ class _Checker:
                     "it does not play"
                 )
             self.t_main = "play"
-        elif self.t_main in ("draw", "take_discard") and not self.t_played:
+        elif self.t_main in ("draw", "take_discard") and not state.turn_played:
             phase = "after_draw"
-            if not profile.turn.play_after_draw:
+            if not state.may_play_after_draw():
                 raise _fail(
                     f"{what}: a seat that drew may not play in the same turn (turn.play_after_draw: false)"
                 )
@@ -492,64 +482,51 @@ class _Checker:
             raise _fail(f"{what}: phase {event.phase!r}, but this play is in phase {phase!r}")
         if event.forced and not profile.turn.must_play_if_able:
             raise _fail(f"{what}: a forced play under a profile without turn.must_play_if_able")
-        rack = self.racks[seat]
         try:
-            check = validate_move(
-                profile, self.table, tuple(rack), event.table, event.played, opened=self.opened[seat]
-            )
+            opens = state.place(seat, Play(event.table, event.played))
         except IllegalMove as exc:
             raise _fail(f"{what}: {exc.message} ({exc.rule})") from None
-        opens = check.opening_value is not None
         if "opened" in record and event.opened != opens:
-            state = "is" if opens else "is not"
+            verb = "is" if opens else "is not"
             raise _fail(
                 f"{what}: 'opened' is {str(event.opened).lower()}, "
-                f"but the play {state} the seat's initial meld"
+                f"but the play {verb} the seat's initial meld"
             )
-        for tile in event.played:
-            rack.remove(tile)
-        self.table = event.table
-        self.opened[seat] = self.opened[seat] or opens
-        self.t_played.extend(event.played)
+        state.turn_played = event.played
         self.plays += 1
-
-    def discard_due(self) -> bool:
-        """The engine's rule (``_Round.discards``): a turn with a play ends with a discard, and so
-        does a turn that only drew under ``turn.discard: every_turn``; never a pass."""
-        return bool(self.t_played) or (self.t_drew and self.profile.turn.discard == "every_turn")
 
     def discard_tile(self, seat: int, tile: int, what: str) -> None:
         if not self.profile.discard_pile:
             raise _fail(f"{what}: the profile has no discard pile")
         if self.t_main is None:
             raise _fail(f"{what}: a discard ends a turn; it comes after the play or draw")
-        if not self.discard_due():
+        if not self.state.discard_due():
             why = "a pass" if self.t_main == "pass" else "a turn that only draws (turn.discard: after_play)"
             raise _fail(f"{what}: {why} ends without a discard")
-        if tile not in self.racks[seat]:
+        if tile not in self.state.racks[seat]:
             raise _fail(f"{what}: {self.ts.format_tile(tile)} is not in the rack")
-        self.racks[seat].remove(tile)
-        self.discard.append(tile)
+        self.state.discard_tile(seat, tile)
         self.t_discarded = True
 
     def turn_end(self, event: ev.TurnEnded, record: Mapping[str, Any], what: str) -> None:
         """The logger's summary of the turn must agree with the turn replayed."""
-        seat = self.seat
-        if sorted(event.rack_before) != self.t_rack_before:
+        state = self.state
+        seat = state.seat
+        if sorted(event.rack_before) != sorted(state.turn_rack_before):
             raise _fail(
                 f"{what}: rack_before {self.fmt(event.rack_before)}, "
-                f"but the rack was {self.fmt(self.t_rack_before)}"
+                f"but the rack was {self.fmt(state.turn_rack_before)}"
             )
-        if "opened_before" in record and event.opened_before != self.t_opened_before:
+        if "opened_before" in record and event.opened_before != state.turn_opened_before:
             raise _fail(f"{what}: 'opened_before' disagrees with the plays replayed")
-        if Counter(event.played) != Counter(self.t_played):
+        if Counter(event.played) != Counter(state.turn_played):
             raise _fail(
-                f"{what}: played {self.fmt(event.played)}, but the turn played {self.fmt(self.t_played)}"
+                f"{what}: played {self.fmt(event.played)}, but the turn played {self.fmt(state.turn_played)}"
             )
         for key, value, real in (
-            ("rack_after", event.rack_after, len(self.racks[seat])),
+            ("rack_after", event.rack_after, len(state.racks[seat])),
             ("pool_size", event.pool_size, self.pool_left()),
-            ("table_tiles", event.table_tiles, sum(len(m) for m in self.table)),
+            ("table_tiles", event.table_tiles, sum(len(m) for m in state.table)),
         ):
             if value != real:
                 raise _fail(f"{what}: {key} {value}, but it is {real}")
@@ -558,25 +535,18 @@ class _Checker:
     def end_turn(self) -> None:
         """Close the open turn: it had its action (and its discard when one is due); then does
         the round end here, by the engine's rules?"""
-        seat, rack = self.seat, self.racks[self.seat]
-        where = f"turn {self.turn} (seat {seat})"
+        state = self.state
+        seat, rack = state.seat, state.racks[state.seat]
+        where = f"turn {state.turn} (seat {seat})"
         if self.t_main is None:
             raise _fail(f"{where} ended without a play, a draw or a pass")
-        if self.profile.discard_pile and rack and self.discard_due() and not self.t_discarded:
+        if self.profile.discard_pile and rack and state.discard_due() and not self.t_discarded:
             raise _fail(
                 f"{where} ended without the discard the profile asks for "
                 f"(turn.discard: {self.profile.turn.discard})"
             )
         self.turn_open = False
-        self.passes = self.passes + 1 if (self.t_pool_was_empty and not self.t_played) else 0
-        if not rack:
-            self.ended = EndReason.OUT
-        elif pool_round_over(
-            self.profile, self.passes, self.pool_left(), self.racks, self.table, self.opened
-        ):
-            self.ended = EndReason.POOL_EXHAUSTED
-        elif self.turn >= self.profile.end.max_turns:
-            self.ended = EndReason.TURN_CAP
+        state.end_turn()
 
     # ----- ends ------------------------------------------------------------------------------------
 
@@ -588,36 +558,34 @@ class _Checker:
             raise _fail(f"{what}: round {self.round} is being played")
         if self.turn_open:
             self.end_turn()
-        if self.ended is None:
+        state = self.state
+        if state.ended is None:
             raise _fail(
-                f"{what}: after turn {self.turn} the round goes on (no rack is empty, "
+                f"{what}: after turn {state.turn} the round goes on (no rack is empty, "
                 f"{self.pool_left()} tile(s) in the pool, "
-                f"{self.passes} turn(s) in a row without a play on an empty pool)"
+                f"{state.passes} turn(s) in a row without a play on an empty pool)"
             )
-        if self.ended == EndReason.OUT:
-            winner, tied = self.seat, False
-        else:
-            winner, tied = pool_empty_winner(profile, self.racks, self.first)
-        if event.end_reason != self.ended:
+        winner, tied = state.result()
+        if event.end_reason != state.ended:
             raise _fail(
-                f"{what}: reason {str(event.end_reason)!r}, but the round ended by {str(self.ended)!r}"
+                f"{what}: reason {str(event.end_reason)!r}, but the round ended by {str(state.ended)!r}"
             )
         if event.winner != winner:
             raise _fail(f"{what}: winner seat {event.winner}, but seat {winner} wins")
         if "tied" in record and event.tied != tied:
             raise _fail(f"{what}: 'tied' is {str(event.tied).lower()}, but it is {str(tied).lower()}")
-        if "turns" in record and event.turns != self.turn:
-            raise _fail(f"{what}: {event.turns} turns, but the round had {self.turn}")
+        if "turns" in record and event.turns != state.turn:
+            raise _fail(f"{what}: {event.turns} turns, but the round had {state.turn}")
         if "racks" in record:
             if len(event.racks) != self.n:
                 raise _fail(f"{what}: {len(event.racks)} racks for {self.n} seats")
-            for seat, (listed, held) in enumerate(zip(event.racks, self.racks, strict=True)):
+            for seat, (listed, held) in enumerate(zip(event.racks, state.racks, strict=True)):
                 if sorted(listed) != sorted(held):
                     raise _fail(
                         f"{what}: seat {seat}'s rack is listed as {self.fmt(listed)}, "
                         f"but it holds {self.fmt(held)}"
                     )
-        scores, points = score_round(profile, self.racks, winner, self.ended)
+        scores, points = score_round(profile, state.racks, winner, state.ended)
         if list(event.scores) != list(scores):
             raise _fail(f"{what}: scores {list(event.scores)}, but the rules score {list(scores)}")
         if "rack_points" in record and list(event.rack_points) != list(points):

@@ -1,8 +1,9 @@
 """How a round that nobody went out of ends: after which turn, and who wins it.
 
-The engine, the replay checker and the lookahead bot's rollouts all ask these two
-questions, so the answer lives here once (above the referee, whose exact search judges
-``until_no_play``, and the rules layer: it counts rack points with ``melds.rack_penalty``).
+The round's state machine (``rummisim.round_state``, which the engine, the replay checker and
+the lookahead bot's rollouts step) asks these two questions; the answer lives here (above the
+referee, whose exact search judges ``until_no_play``, and the rules layer: it counts rack points
+with ``melds.rack_penalty``).
 """
 
 from __future__ import annotations

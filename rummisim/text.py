@@ -14,10 +14,11 @@ from rummisim.schema import EndReason
 from rummisim.tiles import format_tiles
 
 if TYPE_CHECKING:
-    from rummisim.engine import GameRecord, RoundRecord, TurnLog
+    from rummisim.engine import GameRecord, RoundRecord
     from rummisim.profile import RuleProfile
     from rummisim.replay import Summary as ReplaySummary
     from rummisim.solver import Solution
+    from rummisim.transcript import TurnLog
 
 
 def replay_lines(path: str, summary: ReplaySummary) -> list[str]:
@@ -38,12 +39,13 @@ def replay_lines(path: str, summary: ReplaySummary) -> list[str]:
     ]
 
 
-def format_game(record: GameRecord, profile: RuleProfile, seed: int) -> str:
-    """A readable turn-by-turn account of a game (played with ``log=True``) and its final scores:
-    the text ``rummisim play`` streams."""
+def format_game(record: GameRecord, turns: Sequence[TurnLog], profile: RuleProfile, seed: int) -> str:
+    """A readable turn-by-turn account of a game and its final scores, from its record and the
+    turns a ``rummisim.transcript.Transcript`` of its events kept: the text ``rummisim play``
+    streams."""
     lines = [f"profile {profile.name}, seed {seed}, seats: {', '.join(record.bots)}"]
     by_round: dict[int, list] = {}
-    for entry in record.log:
+    for entry in turns:
         by_round.setdefault(entry.round_index, []).append(entry)
     for rnd in record.rounds:
         for entry in by_round.get(rnd.round_index, []):

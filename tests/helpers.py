@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rummisim import load_profile, parse_table, parse_tiles
-from rummisim.contract import Discard, Draw, Pass, Phase, TurnView
+from rummisim.contract import Discard, Draw, OutOfBudget, Pass, Phase, Play, TurnView
+from rummisim.melds import Meld
 from rummisim.profile import RuleProfile, profile_from_dict
 
 # A ``polish-40`` game table (4 jokers) whose kept jokers the DP's decoding cannot fit within
@@ -88,3 +89,31 @@ def turn_view(
         discard_top=tiles(discard_top, profile)[0] if discard_top else None,
         turn=turn,
     )
+
+
+class Troublemaker:
+    """Raises, answers the wrong kind of action, plays an illegal table, runs out of budget and
+    discards a tile it does not hold, each on its own turns; otherwise draws."""
+
+    name = "troublemaker"
+
+    def __init__(self):
+        self.turns = 0
+
+    def act(self, view):
+        if view.phase == "discard":
+            return Discard(-1) if view.turn % 2 else Discard(view.rack[0])
+        if view.phase == "after_draw":
+            return Pass()
+        self.turns += 1
+        step = self.turns % 5
+        if step == 1:
+            raise RuntimeError("boom")
+        if step == 2:
+            return Discard(view.rack[0])  # the wrong kind of action
+        if step == 3:
+            tile = view.rack[0]
+            return Play(table=(*view.table, Meld((tile, tile, tile), (tile, tile, tile))), played=(tile,) * 3)
+        if step == 4:
+            return OutOfBudget()
+        return Draw()

@@ -38,6 +38,7 @@ from rummisim.profile import RuleProfile, profile_from_dict
 from rummisim.solver import OBJECTIVES
 from rummisim.solver.dp import without_rearrange
 from rummisim.tiles import format_tiles
+from rummisim.transcript import Transcript
 
 # ----- positions -------------------------------------------------------------------------------
 
@@ -279,7 +280,9 @@ def game_positions(profile: RuleProfile, n: int, seed: int, *, max_table: int, m
 
     game = 0
     while len(positions) < n:
-        play_game(profile, ["baseline"] * 3, seed * 7919 + game, observer=observe)
+        play_game(
+            profile, ["baseline"] * 3, seed * 7919 + game, events=Transcript(profile, on_position=observe)
+        )
         game += 1
     return positions
 

@@ -134,9 +134,11 @@ def test_register_adds_a_bot_by_name(standard, monkeypatch):
 
 
 def test_the_engine_takes_built_bots_or_factories_not_names(standard):
-    by_name = play_game(standard, ["greedy", "conservative(min_play=2)"], 11, log=True)
+    named, built = [], []
+    by_name = play_game(standard, ["greedy", "conservative(min_play=2)"], 11, events=named.append)
     factories = [validate_spec("greedy"), validate_spec("conservative(min_play=2)")]
-    assert engine.play_game(standard, factories, 11, log=True) == by_name  # the engine seeds each bot
+    assert engine.play_game(standard, factories, 11, events=built.append) == by_name  # it seeds each bot
+    assert built == named
     with pytest.raises(TypeError, match="neither a bot"):
         engine.play_game(standard, ["greedy", "greedy"], 11)
 
@@ -172,14 +174,18 @@ def test_same_seed_same_record(global_rngs):
     lineup = ["random", HOLDING]
     random.seed(1)
     np.random.seed(1)
-    first = play_game(profile, lineup, 5, log=True, strict=True)
+    streams: list[list] = [[], [], [], []]
+    first = play_game(profile, lineup, 5, strict=True, events=streams[0].append)
     random.seed(2)  # the global generators must not matter
     np.random.seed(2)
-    second = play_game(profile, lineup, 5, log=True, strict=True)
-    assert first == second and first.log == second.log
+    second = play_game(profile, lineup, 5, strict=True, events=streams[1].append)
+    assert first == second and streams[0] == streams[1]
     standard = load_profile("standard")
-    runs = [play_game(standard, ["random", "greedy", "beginner"], 9, log=True) for _ in range(2)]
-    assert runs[0] == runs[1] and runs[0].log == runs[1].log
+    runs = [
+        play_game(standard, ["random", "greedy", "beginner"], 9, events=streams[2 + k].append)
+        for k in range(2)
+    ]
+    assert runs[0] == runs[1] and streams[2] == streams[3]
 
 
 def test_random_bot_picks_uniformly_among_legal_simple_moves(standard):
@@ -216,7 +222,6 @@ def first_turn(profile, params, rack, *, opened=True, pool="K13 O11", opponent=O
         opened=[opened, True],
         table=table(table_text, profile) if table_text else (),
         strict=True,
-        log=True,
     )
     return record, log[0]
 
@@ -341,7 +346,6 @@ def test_discard_pile_keeps_a_tile_back_and_goes_out(name):
         discard=tiles("B2", profile),
         opened=[True, True],
         strict=True,
-        log=True,
     )
     assert record.winner == 0 and record.turns == 1 and record.end_reason == "out"
     assert len(log[0].played) == 3 and log[0].actions[-1].startswith("discards")
@@ -472,7 +476,6 @@ def test_out_of_budget_in_a_game_applies_the_timeout_rule(monkeypatch):
         racks=[tiles("R1 R2 R3 B9", budgeted), tiles(OPPONENT, budgeted)],
         pool=tiles("K13", budgeted),
         opened=[True, True],
-        log=True,
     )
     assert record.timeouts >= 1 and log[0].played == ()
     assert log[0].actions[0].startswith("out of search budget")

@@ -32,6 +32,7 @@ from rummisim.experiment import ExperimentError
 from rummisim.melds import Meld
 from rummisim.rules import IllegalMove
 from rummisim.store import custom_bots
+from rummisim.transcript import Transcript
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "my_bot"
@@ -589,7 +590,8 @@ def test_what_a_bot_touches_or_returns_cannot_change_the_game(standard):
 
     for seed in range(3):
         watcher = Watcher(make_bot("greedy", standard, np.random.default_rng(seed)))
-        record = play_game(standard, [_tamperer_factory(), watcher, "greedy"], seed, observer=observe)
+        seats = [_tamperer_factory(), watcher, "greedy"]
+        record = play_game(standard, seats, seed, events=Transcript(standard, on_position=observe))
         # its plays were applied as read once; the only faults are its own openings below 30,
         # searched under the threshold it zeroed in its own copy: the engine's rules held
         assert {(f.seat, f.rule) for f in record.faults} <= {(0, "opening_below_threshold")}
@@ -620,7 +622,7 @@ def test_a_bots_generator_tells_nothing_about_the_deal(standard):
 
     spy.label = "spy"  # type: ignore[attr-defined]
     seed = 12345
-    record = play_game(standard, [spy, "greedy"], seed, log=True)
+    record = play_game(standard, [spy, "greedy"], seed, events=[].append)
     assert record.rounds
     deal_seed, seat_seed, _ = game_streams(seed, 2)
     real = next(round_deals(standard, 2, deal_seed, seat_seed))[1].racks

@@ -8,9 +8,11 @@ from helpers import ScriptBot, table, tiles, with_overrides
 
 from rummisim import load_profile, play_game
 from rummisim.api import play_round  # bot specs by name or built bots
-from rummisim.engine import choose_first_player, deal, score_round
+from rummisim.engine import choose_first_player, deal
 from rummisim.moves import Discard, Draw, OutOfBudget, Pass, Play
+from rummisim.round_state import score_round
 from rummisim.schema import EndReason
+from rummisim.transcript import Transcript
 
 # ----- scoring examples from the seeds (RULES.md) -------------------------------------------
 
@@ -91,9 +93,7 @@ def test_a_capped_round_is_recorded(standard):
 def test_going_out_ends_the_round(standard):
     racks = racks_worth(standard, "K10 K11 K12", "K1 R2 O4")
     opening = Play(table("K10 K11 K12", standard), tiles("K10 K11 K12", standard))
-    record, log = play_round(
-        standard, [ScriptBot([opening]), ScriptBot()], racks=racks, pool=(), strict=True, log=True
-    )
+    record, log = play_round(standard, [ScriptBot([opening]), ScriptBot()], racks=racks, pool=(), strict=True)
     assert record.end_reason == "out" and record.winner == 0 and record.turns == 1
     assert record.scores == (7, -7)
     assert record.opened_turn == (1, None)
@@ -123,9 +123,7 @@ def test_wrap_lets_the_baseline_open_with_12_13_1():
     standard = load_profile("standard")
     for profile, size in ((wrap, 4), (standard, 3)):
         racks = racks_worth(profile, "O11 O12 O13 O1 K5", "K1 R2 O4")
-        record, log = play_round(
-            profile, ["baseline", "baseline"], racks=racks, pool=(), strict=True, log=True
-        )
+        record, log = play_round(profile, ["baseline", "baseline"], racks=racks, pool=(), strict=True)
         assert len(log[0].played) == size
         assert record.tiles_left[0] == 5 - size
 
@@ -177,7 +175,6 @@ def test_take_the_discard_play_and_go_out_by_discarding():
         pool=tiles("B1 B2", profile),
         discard=tiles("K13", profile),
         strict=True,
-        log=True,
     )
     assert [v.phase for v in bot.views] == ["start", "after_draw", "discard"]
     assert record.end_reason == "out" and record.winner == 0 and record.turns == 1
@@ -197,7 +194,9 @@ def test_every_discard_turn_ends_with_a_discard():
         pool=tiles("B1 B2 B3", profile),
         discard=tiles("O1", profile),
         strict=True,
-        observer=lambda s, seat: states.append((list(s.racks[0]), list(s.discard))),
+        events=Transcript(
+            profile, on_position=lambda s, seat: states.append((list(s.racks[0]), list(s.discard)))
+        ),
     )
     rack_after, discard_after = states[0]
     assert rack_after == list(tiles("R5", profile))
@@ -230,7 +229,6 @@ def test_joker_retrieval_and_reuse_in_play(standard):
         table=start,
         opened=[True, True],
         strict=True,
-        log=True,
     )
     assert log[0].actions == ("plays",) and record.tiles_left[0] == 1
     # a freed joker placed with only one rack tile is a fault, and the game goes on

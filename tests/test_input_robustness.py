@@ -8,6 +8,7 @@ import pytest
 from rummisim import ProfileError, experiment_from_dict, load_profile, play_game
 from rummisim.cli import main
 from rummisim.experiment import ExperimentError
+from rummisim.transcript import Transcript
 
 
 def one_line_error(capsys, args) -> str:
@@ -116,11 +117,12 @@ def test_play_streams_the_same_text_it_would_print_at_the_end(capsys):
     from rummisim.text import format_game  # noqa: PLC0415 - the text play streams
 
     profile = load_profile("polish-40")
-    events = []
-    record = play_game(profile, ["baseline", "greedy"], 5, log=True, on_event=events.append)
-    assert len(events) == record.turns + record.n_rounds
+    shown = []
+    transcript = Transcript(profile, on_turn=shown.append, on_round=shown.append)
+    record = play_game(profile, ["baseline", "greedy"], 5, events=transcript)
+    assert len(shown) == record.turns + record.n_rounds and transcript.rounds == list(record.rounds)
     assert main(["play", "--profile", "polish-40", "--bots", "baseline,greedy", "--seed", "5"]) == 0
-    assert capsys.readouterr().out == format_game(record, profile, 5) + "\n"
+    assert capsys.readouterr().out == format_game(record, transcript.turns, profile, 5) + "\n"
 
 
 def test_solver_bots_on_a_tile_set_beyond_the_fast_search_are_refused_with_the_way_out(tmp_path, capsys):

@@ -20,6 +20,8 @@ LAYERS = [
     {"solver"},
     {"referee"},  # legal_play: the solver as the referee of must-play
     {"round_end"},  # how a round nobody went out of ends (until_no_play asks the referee)
+    {"round_state"},  # the round as a state machine: the turn flow of the engine, replay, rollouts
+    {"transcript"},  # a game followed from its event stream: positions, the text log's turns
     {"engine", "bots", "gamelog"},  # neither imports the other; gamelog: events <-> JSON lines
     # replay: a game log checked against the rules; text: games and solutions as text
     {"api", "experiment", "stats", "replay", "isolation", "text"},

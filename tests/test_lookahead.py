@@ -14,6 +14,8 @@ from rummisim.api import play_game
 from rummisim.bots import BotError, LookaheadBot, make_bot, validate_spec
 from rummisim.bots.lookahead import hidden_tiles
 from rummisim.contract import Draw, OutOfBudget, Phase, Play, TurnView
+from rummisim.round_state import RoundState
+from rummisim.transcript import Transcript
 
 CHEAP = {"name": "lookahead", "params": {"samples": 2, "depth": 2, "search_below": 0}}
 
@@ -68,9 +70,10 @@ def test_bad_parameters_are_one_line_errors(spec, fragment):
 def test_same_seed_same_game():
     profile = load_profile("standard")
     lineup = [CHEAP, "conservative", "greedy", "conservative"]
-    first = play_game(profile, lineup, 21, log=True, strict=True)
-    second = play_game(profile, lineup, 21, log=True, strict=True)
-    assert first == second and first.log == second.log
+    streams: list[list] = [[], []]
+    first = play_game(profile, lineup, 21, strict=True, events=streams[0].append)
+    second = play_game(profile, lineup, 21, strict=True, events=streams[1].append)
+    assert first == second and streams[0] == streams[1]
 
 
 @pytest.mark.parametrize("profile_name", sorted(builtin_profiles()))
@@ -101,18 +104,17 @@ def _positions(profile, seed: int, count: int):
             )
         )
 
-    engine.play_game(profile, [validate_spec("conservative")] * 4, seed, observer=observe)
+    engine.play_game(
+        profile, [validate_spec("conservative")] * 4, seed, events=Transcript(profile, on_position=observe)
+    )
     step = max(len(states) // count, 1)
     return states[step::step][:count]
 
 
 def _view(profile, racks, pool, table_, opened, discard, seat) -> TurnView:
-    state = engine.RoundState(profile, pool, racks)
-    state.table, state.opened, state.discard = table_, opened, discard
-    seats = engine.Seats([None] * len(racks), ["x"] * len(racks), [profile] * len(racks))
-    game_round = engine._Round(profile, seats, state, 0, 0, None, False, True)
-    game_round.turn = 9
-    return game_round.view(seat, Phase.START)
+    state = RoundState(profile, pool, racks, discard=discard, table=table_, opened=opened, strict=True)
+    state.turn = 9
+    return state.view(seat, Phase.START, profile)
 
 
 def _reshuffled(profile, racks, pool, discard, seat, rng):

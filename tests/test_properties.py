@@ -12,6 +12,7 @@ from rummisim import is_valid_meld, is_valid_set, play_game, set_catalogue
 from rummisim.melds import assign_jokers, max_jokers_in_set
 from rummisim.moves import validate_move
 from rummisim.solver import solve
+from rummisim.transcript import Transcript
 
 BUILTIN = profiles("builtin")  # the built-in profiles (tests/strategies.py)
 
@@ -29,7 +30,9 @@ def test_tiles_are_conserved_and_tables_valid_after_every_turn(name, seed, playe
         assert all(len(m) >= 3 for m in state.table)
         turns.append(seat)
 
-    record = play_game(profile, ["baseline"] * players, seed, observer=observe, strict=True)
+    record = play_game(
+        profile, ["baseline"] * players, seed, strict=True, events=Transcript(profile, on_position=observe)
+    )
     assert len(turns) == record.turns
     assert record.faults == ()
     for rnd in record.rounds:
@@ -41,9 +44,10 @@ def test_tiles_are_conserved_and_tables_valid_after_every_turn(name, seed, playe
 @given(name=BUILTIN, seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4))
 def test_same_seed_same_record(name, seed, players):
     profile = variant_profile(name)
-    first = play_game(profile, ["baseline"] * players, seed, log=True)
-    second = play_game(profile, ["baseline"] * players, seed, log=True)
-    assert first == second
+    streams: list[list] = [[], []]
+    first = play_game(profile, ["baseline"] * players, seed, events=streams[0].append)
+    second = play_game(profile, ["baseline"] * players, seed, events=streams[1].append)
+    assert first == second and streams[0] == streams[1]
 
 
 @settings(max_examples=200, deadline=None)

@@ -9,13 +9,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from helpers import with_overrides
+from helpers import Troublemaker, with_overrides
 
 from rummisim import events as ev
 from rummisim import gamelog, load_profile
 from rummisim.api import play_game
 from rummisim.cli import main
-from rummisim.contract import Discard, Draw, OutOfBudget, Pass, Play
+from rummisim.contract import Draw, Pass, Play
 from rummisim.melds import Meld
 from rummisim.profile import builtin_profiles
 from rummisim.referee import legal_play
@@ -331,34 +331,6 @@ def test_an_unreadable_file_is_one_error_line(tmp_path, capsys):
     assert main(["replay", str(tmp_path / "nope.jsonl")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("rummisim: error:") and "nope.jsonl" in err[0]
-
-
-class Troublemaker:
-    """Raises, answers the wrong kind of action, plays an illegal table, runs out of budget and
-    discards a tile it does not hold, each on its own turns; otherwise draws."""
-
-    name = "troublemaker"
-
-    def __init__(self):
-        self.turns = 0
-
-    def act(self, view):
-        if view.phase == "discard":
-            return Discard(-1) if view.turn % 2 else Discard(view.rack[0])
-        if view.phase == "after_draw":
-            return Pass()
-        self.turns += 1
-        step = self.turns % 5
-        if step == 1:
-            raise RuntimeError("boom")
-        if step == 2:
-            return Discard(view.rack[0])  # the wrong kind of action
-        if step == 3:
-            tile = view.rack[0]
-            return Play(table=(*view.table, Meld((tile, tile, tile), (tile, tile, tile))), played=(tile,) * 3)
-        if step == 4:
-            return OutOfBudget()
-        return Draw()
 
 
 @pytest.mark.parametrize(

@@ -12,8 +12,10 @@ from helpers import ScriptBot, table, tiles, with_overrides
 
 from rummisim import is_valid_meld, load_profile, play_game
 from rummisim.bots import make_bot
-from rummisim.engine import legal_play, play_round
+from rummisim.engine import play_round
 from rummisim.moves import Discard, Draw, Play
+from rummisim.referee import legal_play
+from rummisim.transcript import Transcript
 
 # ----- two jokers in one set --------------------------------------------------------------------
 
@@ -61,8 +63,10 @@ def _discard_round(discard_rule: str, *, pool: str = "B1 B2 B3"):
         pool=tiles(pool, profile) if pool else (),
         discard=tiles("O9", profile),
         strict=True,
-        log=True,
-        observer=lambda s, seat: states.append((len(s.racks[0]), len(s.racks[1]), len(s.discard))),
+        events=Transcript(
+            profile,
+            on_position=lambda s, seat: states.append((len(s.racks[0]), len(s.racks[1]), len(s.discard))),
+        ),
     )
     return record, log, states
 
@@ -131,7 +135,7 @@ def test_must_play_a_draw_with_a_legal_play_is_a_fault_and_the_engine_plays():
     profile = with_overrides("standard", turn={"must_play_if_able": True})
     racks = [tiles("K10 K11 K12 R5", profile), tiles("K1 R2 O4", profile)]
     record, log = play_round(
-        profile, [ScriptBot([Draw()]), ScriptBot()], racks=racks, pool=tiles("B1 B2 B3", profile), log=True
+        profile, [ScriptBot([Draw()]), ScriptBot()], racks=racks, pool=tiles("B1 B2 B3", profile)
     )
     assert [(f.seat, f.rule) for f in record.faults] == [(0, "must_play")]
     assert log[0].actions == ("must play", "plays")
@@ -143,7 +147,7 @@ def test_must_play_a_player_without_a_play_draws_freely():
     profile = with_overrides("standard", turn={"must_play_if_able": True})
     racks = [tiles("K1 R5 O9", profile), tiles("K2 R4 O8", profile)]
     record, log = play_round(
-        profile, [ScriptBot(), ScriptBot()], racks=racks, pool=tiles("B1 B2", profile), strict=True, log=True
+        profile, [ScriptBot(), ScriptBot()], racks=racks, pool=tiles("B1 B2", profile), strict=True
     )
     assert record.faults == ()
     assert log[0].actions == ("draws 1",)
@@ -191,7 +195,6 @@ def test_conservative_keeps_its_jokers_when_forced_to_play():
         pool=tiles("B1 B2", profile),
         table=table_now,
         opened=(True, True),
-        log=True,
         strict=True,
     )
     played = Counter(log[0].played)
@@ -282,7 +285,7 @@ def test_seeded_games_keep_the_invariants(base, overrides):
             assert Counter(state.all_tiles()) == full
             assert all(is_valid_meld(m, profile) for m in state.table)
 
-        record = play_game(profile, bots, seed, observer=observe)
+        record = play_game(profile, bots, seed, events=Transcript(profile, on_position=observe))
         assert record.faults == (), record.faults[:1]
         for rnd in record.rounds:
             assert sum(rnd.scores) == 0  # the winner receives what the losers lose

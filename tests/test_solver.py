@@ -10,6 +10,7 @@ from rummisim import load_profile, parse_table, parse_tiles, play_game
 from rummisim.moves import validate_move
 from rummisim.solver import solve
 from rummisim.solver.milp import solve_milp
+from rummisim.transcript import Transcript
 
 
 def placed(profile, table, rack, **kwargs):
@@ -138,7 +139,7 @@ def game_positions(name: str, n: int, seed: int = 0):
 
     game = 0
     while len(positions) < n:
-        play_game(profile, ["baseline"] * 3, 1000 + game, observer=observe)
+        play_game(profile, ["baseline"] * 3, 1000 + game, events=Transcript(profile, on_position=observe))
         game += 1
     return profile, positions
 

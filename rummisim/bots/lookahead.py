@@ -19,9 +19,10 @@ candidate with the best mean wins if it beats the holding play's by more than
 ties go to the holding play. The rollouts' searches never call the integer program
 (``solve(exact=False)``); the bot's own moves are searched exactly.
 
-The bot sees only its ``TurnView``: the rollouts run on a small simulator here
-(``_Rollout``) that asks the policy bots through the same contract, and never on
-the engine's state. After drawing and when discarding it plays like
+The bot sees only its ``TurnView``: each determinization is a ``RoundState`` dealt from the
+view (``RoundState.from_view``), and every candidate's rollout steps a ``copy()`` of it by the
+round's own turn flow (``rummisim.round_state``), asking the policy bots through the same
+contract; the engine's state is never seen. After drawing and when discarding it plays like
 ``conservative`` (``rummisim.bots.conservative``), which it extends.
 
 Search budget: the candidate searches are the bot's move search and keep the
@@ -51,10 +52,10 @@ from rummisim.bots.conservative import ConservativeBot, ConservativeParams
 from rummisim.bots.greedy import GreedyBot
 from rummisim.bots.search import SearchBot, solve
 from rummisim.bots.value import ValueBot
-from rummisim.contract import Action, Discard, Draw, OutOfBudget, Pass, Phase, Play, TurnView
+from rummisim.contract import Action, Discard, Draw, OutOfBudget, Phase, Play, TurnView
 from rummisim.melds import Meld, rack_penalty
 from rummisim.profile import RuleProfile
-from rummisim.round_end import pool_empty_winner, pool_round_over
+from rummisim.round_state import RoundState
 from rummisim.validation import StrictModel
 
 if TYPE_CHECKING:
@@ -261,8 +262,9 @@ class LookaheadBot(ConservativeBot):
         for _ in range(params.samples):
             samples += 1
             deal = self.rng.permutation(np.asarray(hidden, dtype=np.int64)).tolist()
+            dealt = RoundState.from_view(view, deal)
             for index, candidate in enumerate(candidates):
-                rollout = _Rollout(view, deal, policies)
+                rollout = _Rollout(dealt, policies)
                 totals[index] += rollout.run(candidate, params.depth, self.evaluate)
                 self.rollout_units += rollout.units
             if params.budget is not None and self.rollout_units - start >= params.budget:
@@ -321,135 +323,47 @@ def hidden_tiles(view: TurnView) -> list[int]:
 
 
 class _Rollout:
-    """A determinized round played on from a seat's view, every seat by a policy bot.
+    """A determinized round played on from a seat's view, every seat by a policy bot: a copy of
+    the ``RoundState`` dealt from the view (``RoundState.from_view``), stepped by the round's
+    own turn flow. Moves come from bots built on the solver, so they are not re-validated
+    (``referee=False``)."""
 
-    ``deal`` is a shuffle of the hidden tiles: the other seats' racks are dealt from its
-    front by their sizes, then the pool (drawn from its end), and what is left is the buried
-    discard pile. Moves come from bots built on the solver, so they are not re-validated.
-    """
-
-    def __init__(self, view: TurnView, deal: list[int], policies: Sequence[Bot]):
-        self.profile = view.profile
-        self.seat = view.seat
-        self.view0 = view
+    def __init__(self, dealt: RoundState, policies: Sequence[Bot]):
+        self.state = dealt.copy()
+        self.seat = dealt.seat
         self.policies = policies
-        n = len(view.rack_sizes)
-        racks: list[list[int]] = []
-        at = 0
-        for seat, size in enumerate(view.rack_sizes):
-            if seat == view.seat:
-                racks.append(list(view.rack))
-            else:
-                racks.append(sorted(deal[at : at + size]))
-                at += size
-        self.racks = racks
-        self.pool = deal[at : at + view.pool_size]
-        self.discard = [] if view.discard_top is None else [view.discard_top]
-        self.table: tuple[Meld, ...] = view.table
-        self.opened = list(view.opened_seats)
-        self.turn = view.turn
-        self.n = n
-        self.passes = 0
         self.units = 0
 
     def run(self, candidate: Candidate, depth: int, evaluate) -> float:
-        """Apply ``candidate`` for the seat, play ``depth`` more turns, and score the end."""
-        seat = self.seat
-        winner = self.finish_turn(seat, candidate.action, candidate.discard, pool_was_empty=not self.pool)
+        """Apply ``candidate`` for the seat (its planned discard too), play ``depth`` more turns,
+        and score the end."""
+        state = self.state
+        state.apply(candidate.action)
+        self.finish_turn(candidate.discard)
         for _ in range(depth):
-            if winner is not None:
+            if state.ended is not None:
                 break
-            seat = (seat + 1) % self.n
-            self.turn += 1
-            winner = self.policy_turn(seat)
-        return evaluate(self.racks, self.seat, winner, self.table, self.opened)
+            state.start_turn()
+            state.apply(self.ask(Phase.START))
+            self.finish_turn(None)
+        winner = None if state.ended is None else state.result()[0]
+        return evaluate(state.racks, self.seat, winner, state.table, state.opened)
 
-    # -- views and actions --
-    def view(self, seat: int, phase: Phase) -> TurnView:
-        return TurnView.of(
-            self.profile,
-            seat,
-            phase,
-            racks=self.racks,
-            table=self.table,
-            opened=self.opened,
-            pool_size=len(self.pool),
-            discard=self.discard,
-            turn=self.turn,
-        )
-
-    def ask(self, seat: int, phase: Phase) -> Action:
-        bot = self.policies[seat]
+    def ask(self, phase: Phase) -> Action:
+        state = self.state
+        bot = self.policies[state.seat]
         before = getattr(bot, "search_units", 0)
-        action = bot.act(self.view(seat, phase))
+        action = bot.act(state.view(state.seat, phase))
         self.units += getattr(bot, "search_units", 0) - before
         return action
 
-    def policy_turn(self, seat: int) -> int | None:
-        return self.finish_turn(seat, self.ask(seat, Phase.START), None, pool_was_empty=not self.pool)
-
-    def apply(self, seat: int, play: Play) -> bool:
-        rack = self.racks[seat]
-        left = Counter(rack)
-        left.subtract(play.played)
-        if not play.played or min(left.values()) < 0:
-            return False
-        for tile in play.played:
-            rack.remove(tile)
-        self.table = tuple(play.table)
-        self.opened[seat] = True
-        return True
-
-    def draw(self, seat: int, source: str, count: int) -> bool:
-        if source == "discard" and self.discard:
-            self.racks[seat].append(self.discard.pop())
-        else:
-            taken = [self.pool.pop() for _ in range(min(count, len(self.pool)))]
-            if not taken:
-                return False
-            self.racks[seat].extend(taken)
-        self.racks[seat].sort()
-        return True
-
-    def finish_turn(
-        self, seat: int, action: Action, discard: int | None, *, pool_was_empty: bool
-    ) -> int | None:
-        """Carry out a start-phase action and the rest of the turn; the winner if the round ends."""
-        profile = self.profile
-        played = drew = False
-        if isinstance(action, OutOfBudget):
-            if profile.time_limit.on_timeout == "best_found" and action.best is not None:
-                action = action.best
+    def finish_turn(self, discard: int | None) -> None:
+        """The rest of the turn (a play after drawing, the discard: ``discard`` when the rack
+        holds it, else the bot's), then the end of the turn."""
+        state = self.state
+        while state.phase is not None:
+            if state.phase == Phase.DISCARD and discard is not None and discard in state.racks[state.seat]:
+                state.apply(Discard(discard))
             else:
-                drew = self.draw(seat, "deck", profile.time_limit.timeout_draw)
-                action = Pass()
-        elif isinstance(action, Pass):
-            action = Draw()
-        if isinstance(action, Play):
-            played = self.apply(seat, action)
-            if not played:
-                action = Draw()
-        if isinstance(action, Draw):
-            drew = self.draw(seat, action.source, profile.turn.draw_count)
-        rack = self.racks[seat]
-        if drew and profile.turn.play_after_draw and not played and rack:
-            after = self.ask(seat, Phase.AFTER_DRAW)
-            if isinstance(after, Play):
-                played = self.apply(seat, after)
-        if profile.discard_pile and rack and (played or (drew and profile.turn.discard == "every_turn")):
-            tile = discard
-            if tile is None or tile not in rack:
-                answer = self.ask(seat, Phase.DISCARD)
-                tile = answer.tile if isinstance(answer, Discard) and answer.tile in rack else rack[-1]
-            rack.remove(tile)
-            self.discard.append(tile)
-        if not rack:
-            return seat
-        self.passes = self.passes + 1 if (pool_was_empty and not played) else 0
-        capped = self.turn >= profile.end.max_turns
-        if capped or pool_round_over(
-            profile, self.passes, len(self.pool), self.racks, self.table, self.opened
-        ):
-            # ties in turn order from seat 0: the view does not say who began the round
-            return pool_empty_winner(profile, self.racks, 0)[0]
-        return None
+                state.apply(self.ask(state.phase))
+        state.end_turn()
