@@ -10,9 +10,11 @@ searches are recorded as positions like any other). From each (profile, lineup) 
 ``--per-set`` positions, spread over rack sizes 1 to 25 (the rack sizes are the strata; a
 seeded ``numpy`` generator draws within each), and writes them to
 ``benchmarks/positions/<profile>--<lineup>.jsonl``, one position a line, in text notation
-(``"R4 J B9"``, ``"R1 R2 R3 | K5 O5 B5"``). It also prints, per set, how many calls the
-exact search gave up on in play (``Solution.give_up``) and why, and how many the integer program
-answered (``Solution.method == "milp"``: none, for a profile the dynamic program encodes).
+(``"R4 J B9"``, ``"R1 R2 R3 | K5 O5 B5"``). It also prints, per set, the searches its games
+made (``exact``: those not of a rollout's fast policy, ``solve(exact=False)``, whose give-ups are
+by design), how many of the exact ones gave up in play (``Solution.give_up``) and why, and how
+many the integer program answered (``Solution.method == "milp"``: none, for a profile the dynamic
+program encodes).
 
 The sets are committed, so that the timings are taken on the same positions from run to run;
 re-record them (this script) when the bots or the rules change what gets searched.
@@ -110,6 +112,7 @@ def main() -> int:
     OUT.mkdir(exist_ok=True)
     seen: list[dict] = []
     gave_up: Counter = Counter()
+    searches: Counter = Counter()
     current: list = [None]
 
     def record(call_args, call_kwargs, solution, took):
@@ -117,18 +120,22 @@ def main() -> int:
         if profile is None:
             return
         seen.append(position(call_args, call_kwargs, profile))
-        if solution.give_up is not None:
+        quick = call_kwargs.get("exact", True) is False  # a rollout's fast policy search
+        if solution.give_up is not None and not quick:
             gave_up[solution.give_up.value] += 1
         if solution.method == "milp":
             gave_up["milp"] += 1
+        searches["quick" if quick else "exact"] += 1
 
     count_solver_calls(record)
-    print(f"{'set':40s} {'searches':>9s} {'kept':>5s} {'racks':>7s} {'gave up':>8s}  why   seconds")
+    head = f"{'set':40s} {'searches':>9s} {'exact':>7s} {'kept':>5s} {'racks':>7s} {'gave up':>8s}"
+    print(head + "  why   seconds")
     for name in names:
         profile = load_profile(name)
         for lineup in lineups:
             seen.clear()
             gave_up.clear()
+            searches.clear()
             current[0] = profile
             start = time.perf_counter()
             for seed in range(args.games):
@@ -143,7 +150,7 @@ def main() -> int:
             why = ", ".join(f"{k} {v}" for k, v in gave_up.most_common())
             total = sum(gave_up.values())
             print(
-                f"{name + ' / ' + lineup:40s} {len(seen):>9d} {len(kept):>5d} "
+                f"{name + ' / ' + lineup:40s} {len(seen):>9d} {searches['exact']:>7d} {len(kept):>5d} "
                 f"{min(sizes):>3d}-{max(sizes):<3d} {total:>8d}  {why or '-'}  {took:.0f}"
             )
     return 0

@@ -9,9 +9,8 @@ from rummisim.contract import Discard, Draw, OutOfBudget, Pass, Phase, Play, Tur
 from rummisim.melds import Meld
 from rummisim.profile import RuleProfile, profile_from_dict
 
-# A ``polish-40`` game table (4 jokers) whose kept jokers the DP's decoding cannot fit within
-# ``max_per_set``: K9-K13 keeps two, K4-K8 one, and the DP's run K4..K13 of tiles would hold three.
-# With the rack R12 B9 the exact search gives up (``Solution.give_up == GiveUp.DECODE``); no play.
+# A ``polish-40`` game table (4 jokers): K9-K13 keeps two jokers, K4-K8 one, and the DP's run
+# K4..K13 of tiles holds all three, past ``max_per_set``; the decoding cuts it in two. R12 B9: no play.
 POLISH_KEPT_JOKERS_PAST_THE_CAP = (
     "K4 K5 J(K6) K7 K8 | J(K9) J(K10) K11 K12 K13 | R2 R3 R4 | R5 R6 R7 | O3 O4 O5 | B1 B2 B3 "
     "| B9 B10 B11 | R8 O8 B8 | J(K13) R13 B13 | R13 O13 B13"

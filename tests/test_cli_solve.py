@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 import pytest
-from helpers import POLISH_KEPT_JOKERS_PAST_THE_CAP
 
 from rummisim import load_profile, parse_table, parse_tiles, validate_move
 from rummisim.cli import main
@@ -192,21 +191,15 @@ def test_bad_budget_exits_2(capsys, budget):
 
 
 def test_which_search_answered_and_why(capsys):
-    """``method`` always; ``give_up`` where the exact search gave up: here a ``polish-40`` game
-    position whose kept jokers the DP's decoding cannot fit (K4..K13 of tiles, three of them
-    table jokers, past ``max_per_set``). ``--method milp`` asks the integer program instead."""
-    table = POLISH_KEPT_JOKERS_PAST_THE_CAP
-    result = solve_json(capsys, "--profile", "polish-40", "--table", table, "--rack", "R12 B9")
-    assert (result["method"], result["give_up"], result["played"], result["proven"]) == (
-        "cut",
-        "decode",
-        [],
-        False,
-    )
-    assert main(["solve", "--profile", "polish-40", "--table", table, "--rack", "R12 B9"]) == 0
+    """``method`` always; ``give_up`` where the exact search gave up: here two rack jokers beside
+    a group of three, which the DP counts as played and the decoding finds room for one of.
+    ``--method milp`` asks the integer program instead."""
+    result = solve_json(capsys, "--table", "K5 O5 B5", "--rack", "J J")
+    assert (result["method"], result["give_up"], result["proven"]) == ("cut", "decode", False)
+    assert result["tiles_placed"] == 1
+    assert main(["solve", "--table", "K5 O5 B5", "--rack", "J J"]) == 0
     assert "NOT proven optimal (the exact search gave up: decode)" in capsys.readouterr().out
-    args = ("--profile", "polish-40", "--table", table, "--rack", "R12 B9", "--method", "milp")
-    result = solve_json(capsys, *args)
-    assert (result["method"], result["played"], result["proven"]) == ("milp", [], True)
+    result = solve_json(capsys, "--table", "K5 O5 B5", "--rack", "J J", "--method", "milp")
+    assert (result["method"], result["tiles_placed"], result["proven"]) == ("milp", 1, True)
     result = solve_json(capsys, "--rack", "R4 R5 R6")
     assert result["method"] == "dp" and "give_up" not in result

@@ -142,22 +142,32 @@ def test_scope_returns_none():
 
 
 def test_a_give_up_says_why_and_is_not_proven():
-    """``Solution.give_up``: outside the DP's scope; a table whose kept jokers the decoding
-    cannot fit within ``max_per_set`` (K9-K13 keeps two jokers, K4-K8 one: the DP's K4..K13 of
-    tiles holds three; a game position of ``polish-40``, 4 jokers); a DP answer gives up nothing.
-    Where the exact search gives up, the answer is a bounded search's legal play, not proven,
-    and never the integer program's; the reference (``reference_solve``) is asked explicitly."""
+    """``Solution.give_up``: outside the DP's scope; a decoding that finds no room for both rack
+    jokers the DP counted as played (``J J`` beside a group of three); a DP answer gives up
+    nothing. Where the exact search gives up, the answer is a bounded search's legal play, not
+    proven, and never the integer program's; the reference (``reference_solve``) is asked
+    explicitly."""
     strict = with_overrides("guide-strict-joker", jokers={"table_jokers": "free"})
     sol = solve("K3 O3", "R3 R4 R5 J(R6)", strict, budget=None)
     assert (sol.method, sol.give_up, sol.proven) == ("cut", GiveUp.SCOPE, False)
-    polish = load_profile("polish-40")
-    table = POLISH_KEPT_JOKERS_PAST_THE_CAP
-    sol = solve("R12 B9", table, polish, budget=None)
-    assert (sol.method, sol.give_up, sol.played) == ("cut", GiveUp.DECODE, ())
-    ref = reference_solve("R12 B9", table, polish)
-    assert (ref.method, ref.proven, ref.played) == ("milp", True, ())
-    sol = solve("R12 B9", "R9 R10 R11 | K5 O5 B5", polish, budget=None)
+    standard = load_profile("standard")
+    sol = solve("J J", "K5 O5 B5", standard, budget=None)
+    assert (sol.method, sol.give_up, sol.tiles_placed) == ("cut", GiveUp.DECODE, 1)
+    ref = reference_solve("J J", "K5 O5 B5", standard)
+    assert (ref.method, ref.proven, len(ref.played)) == ("milp", True, 1)
+    sol = solve("R12 B9", "R9 R10 R11 | K5 O5 B5", load_profile("polish-40"), budget=None)
     assert (sol.method, sol.give_up, len(sol.played)) == ("dp", None, 1)
+
+
+def test_kept_jokers_past_the_cap_in_one_long_run_are_cut_apart():
+    """A ``polish-40`` game position (4 jokers): K4 K5 J(K6) K7 K8 and J(K9) J(K10) K11 K12 K13
+    keep three table jokers, which the DP's K4..K13 of tiles holds in one run, past
+    ``max_per_set``; the decoding cuts that run in two so each part keeps its jokers (the integer
+    program answered it before). No play (R12 and B9 find no place), proven."""
+    polish = load_profile("polish-40")
+    sol = solve("R12 B9", POLISH_KEPT_JOKERS_PAST_THE_CAP, polish, budget=None)
+    assert (sol.method, sol.proven, sol.played) == ("dp", True, ())
+    assert reference_solve("R12 B9", POLISH_KEPT_JOKERS_PAST_THE_CAP, polish).played == ()
 
 
 def test_a_decoding_without_room_keeps_a_rack_joker_back(std_free):

@@ -57,30 +57,75 @@ class _Run:
     faces: list[int]
 
 
-def restore_jokers(sets, virtual: tuple[int, ...], profile: RuleProfile, avoid=frozenset()) -> bool:
+def restore_jokers(
+    sets, virtual: tuple[int, ...], profile: RuleProfile, avoid=frozenset(), runs=None
+) -> bool:
     """Turn one tile of each kept joker's face back into that joker, in a set that then
     still holds a numbered tile and at most ``jokers.max_per_set`` jokers (the one with the
-    most numbered tiles, outside the indices in ``avoid`` where one can take it); False if none
-    can take it. ``sets``: lists (tiles, faces)."""
+    most numbered tiles, outside the indices in ``avoid`` where one can take it); where no set
+    can, a run of ``runs`` holding the face is cut in two valid runs so that the part with the
+    face can (``_cut_for_joker``: the DP's long runs hold the faces of several kept jokers);
+    False if none can take it. ``sets``: lists (tiles, faces); a cut's new run is appended to
+    ``sets`` and to ``runs``."""
     joker = profile.tileset.joker
     cap = profile.jokers.max_per_set
     for face in virtual:
-        best, best_key = None, None
-        for i, (tiles, _) in enumerate(sets):
-            if face not in tiles:
-                continue
-            numbered = sum(t != joker for t in tiles)
-            jokers = len(tiles) - numbered
-            if numbered - 1 < MIN_NUMBERED_TILES or jokers + 1 > cap:
-                continue
-            key = (i not in avoid, numbered, -jokers)
-            if best_key is None or key > best_key:
-                best, best_key = i, key
+        best = _joker_home(sets, face, joker, cap, avoid)
+        if best is None and runs is not None:
+            for run in runs:
+                right = _cut_for_joker(run, face, profile)
+                if right is not None:
+                    runs.append(right)
+                    sets.append(right)
+                    best = _joker_home(sets, face, joker, cap, avoid)
+                    break
         if best is None:
             return False
         tiles = sets[best][0]
         tiles[tiles.index(face)] = joker
     return True
+
+
+def _joker_home(sets, face: int, joker: int, cap: int, avoid) -> int | None:
+    """``restore_jokers``'s set for a kept joker of ``face``, or None."""
+    best, best_key = None, None
+    for i, (tiles, _) in enumerate(sets):
+        if face not in tiles:
+            continue
+        numbered = sum(t != joker for t in tiles)
+        jokers = len(tiles) - numbered
+        if numbered - 1 < MIN_NUMBERED_TILES or jokers + 1 > cap:
+            continue
+        key = (i not in avoid, numbered, -jokers)
+        if best_key is None or key > best_key:
+            best, best_key = i, key
+    return best
+
+
+def _cut_for_joker(run, face: int, profile: RuleProfile):
+    """Cut ``run`` (tiles, faces lists, changed in place to the left part) in two runs of at least
+    ``runs.min_length`` items, each with a numbered tile and at most ``max_per_set`` jokers, one of
+    them able to turn its tile of ``face`` into a joker; returns the right part, or None (the run
+    unchanged) where no cut does."""
+    tiles, faces = run
+    joker = profile.tileset.joker
+    cap = profile.jokers.max_per_set
+    low = profile.runs.min_length
+    if face not in tiles:
+        return None
+
+    def fits(part, takes: bool) -> bool:
+        numbered = sum(t != joker for t in part) - takes
+        return numbered >= MIN_NUMBERED_TILES and len(part) - numbered <= cap
+
+    for k in range(low, len(tiles) - low + 1):
+        left, right = tiles[:k], tiles[k:]
+        for side, other in ((left, right), (right, left)):
+            if face in side and fits(side, True) and fits(other, False):
+                cut = (tiles[k:], faces[k:])
+                del tiles[k:], faces[k:]
+                return cut
+    return None
 
 
 def build_table(
@@ -119,7 +164,7 @@ def build_table(
     avoid: frozenset[int] = frozenset()
     if kept_outside_hosts and host is not None:  # the host runs are the last runs (``decode``)
         avoid = frozenset(range(len(runs) - len(host.runs), len(runs)))
-    if virtual and not restore_jokers(runs + groups + host_sets, virtual, profile, avoid):
+    if virtual and not restore_jokers(runs + groups + host_sets, virtual, profile, avoid, runs):
         return None
     if not _add_spare_jokers(runs, groups, spare, profile):
         return None
