@@ -38,7 +38,11 @@ def timed(positions, profile, repeats: int):
             solution = solve(rack, table, profile, budget=None, **kwargs)
             runs.append(time.perf_counter() - start)
         seconds.append(statistics.median(runs))
-        why = "" if solution.give_up is None else f" ({solution.give_up.value})"
+        # (``fallback``: the integer program's cause in versions before 0.3.0, for a side-by-side
+        # run of an older checkout on the same sets: ``PYTHONPATH=OLD python positions_speed.py``)
+        gave_up = getattr(solution, "give_up", None)
+        why = f" ({gave_up.value})" if gave_up is not None else ""
+        why = why or (f" ({solution.fallback})" if getattr(solution, "fallback", "") else "")
         methods[solution.method + why] += 1
     return seconds, methods
 

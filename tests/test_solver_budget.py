@@ -5,6 +5,7 @@ move)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from helpers import table, tiles, with_overrides
 
@@ -263,3 +264,24 @@ def test_the_integer_program_is_charged_its_model_per_node(standard):
     assert (covered.played, covered.table, covered.proven) == (free.played, free.table, True)
     with pytest.raises(SearchBudgetSpent):
         solve_milp(*args, **opts, units=free.nodes - 1)
+
+
+def test_a_search_that_gave_up_is_no_timeout():
+    """Under a budget profile (``guide-strict-joker``: a timeout draws a penalty tile) a search that
+    gives up at a corner of the exact search's scope (a pinned run that could host the freed
+    joker) is an answer, not a budget run out: the bot plays it."""
+    from helpers import turn_view  # noqa: PLC0415
+
+    from rummisim.bots import make_bot  # noqa: PLC0415
+    from rummisim.contract import OutOfBudget, Play  # noqa: PLC0415
+
+    strict = load_profile("guide-strict-joker")
+    table_text = "J(B3) B4 B5 B6 B7 | R3 R4 R5 R6 J(R7) | R7 R8 R9 R10 R11 R12"
+    rack = "R5 R8 R9 O11 B3 B6"
+    assert solve(rack, table_text, strict).give_up is not None
+    bot = make_bot("greedy", strict, np.random.default_rng(0))
+    action = bot.act(turn_view(strict, rack, table_text, opened=True))
+    assert isinstance(action, Play) and not isinstance(action, OutOfBudget)
+    validate_move(
+        strict, table(table_text, strict), tiles(rack, strict), action.table, action.played, opened=True
+    )

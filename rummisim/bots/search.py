@@ -22,7 +22,8 @@ discarding the last tile when it can). With ``time_limit.search_budget`` the bud
 search of the turn; when a search is cut short in the ``start`` phase the bot
 answers ``OutOfBudget(best=...)`` and the engine applies the profile's timeout
 rule (the engine only accepts that answer in the ``start`` phase; after drawing
-the bot plays its best play found, or passes).
+the bot plays its best play found, or passes). A search where the exact search gave up at a
+corner of its scope (``Solution.give_up``) did not run out of budget: its play is the answer.
 """
 
 from __future__ import annotations
@@ -198,7 +199,9 @@ class SearchBot(Bot):
         self.search_units += max(solution.nodes, 1)
         if left is not None:
             self._budget_left = left - max(solution.nodes, 1)
-            if not solution.proven:
+            if not solution.proven and solution.give_up is None:
+                # the budget ran out (a search that gave up at a corner of its scope, said by
+                # ``give_up``, is an answer like any other: no timeout)
                 self._out_of_budget = True
         return solution
 
