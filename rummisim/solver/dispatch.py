@@ -134,11 +134,7 @@ def solve(
     ``options``: the exact search's limits (``SearchOptions``)."""
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
-    if isinstance(rack, str):
-        rack = parse_tiles(rack, profile.tileset)
-    if isinstance(table, str):
-        table = parse_table(table, profile)
-    rack, table = tuple(int(t) for t in rack), tuple(table)
+    rack, table = _position(rack, table, profile)
     if budget == "profile":
         budget = profile.time_limit.search_budget
     if not rack:
@@ -193,6 +189,15 @@ def solve(
     return cut
 
 
+def _position(rack, table, profile: RuleProfile) -> tuple[tuple[int, ...], tuple[Meld, ...]]:
+    """The rack as codes and the table as melds, from codes and melds or text."""
+    if isinstance(rack, str):
+        rack = parse_tiles(rack, profile.tileset)
+    if isinstance(table, str):
+        table = parse_table(table, profile)
+    return tuple(int(t) for t in rack), tuple(table)
+
+
 def reference_solve(
     rack,
     table,
@@ -209,11 +214,7 @@ def reference_solve(
     ``patterns`` where that play fails ``validate_move``; ``SolverError`` should both fail.
     ``units``: a node limit in search units (cut short: its best play found, not proven; past it
     before one node, ``SearchBudgetSpent``)."""
-    if isinstance(rack, str):
-        rack = parse_tiles(rack, profile.tileset)
-    if isinstance(table, str):
-        table = parse_table(table, profile)
-    rack, table = tuple(int(t) for t in rack), tuple(table)
+    rack, table = _position(rack, table, profile)
     for formulation in ("windows", "patterns"):
         result = solve_milp(
             rack, table, profile, initial=initial, objective=objective, rearrange=rearrange,
