@@ -113,6 +113,18 @@ def test_validate_spec_reads_every_form_with_one_grammar():
             validate_spec(bad)
 
 
+def test_a_list_parameter_in_the_text_grammar_and_a_bad_value_in_one_line():
+    """``lookahead(candidates=[tiles, value])``: the commas inside brackets belong to the value,
+    in one spec and in a list of specs; a value YAML cannot read is a ``BotError`` naming it."""
+    spec = validate_spec("lookahead(candidates=[tiles, value],samples=2)")
+    assert spec.as_data() == {"name": "lookahead", "params": {"candidates": ["tiles", "value"], "samples": 2}}
+    specs = registry.split_bot_specs("lookahead(candidates=[tiles, value]),greedy")
+    assert specs == ["lookahead(candidates=[tiles, value])", "greedy"]
+    with pytest.raises(BotError, match=r"parameter min_play: '\[1' is not a YAML value") as caught:
+        validate_spec("conservative(min_play=[1)")
+    assert "\n" not in str(caught.value)
+
+
 def test_register_adds_a_bot_by_name(standard, monkeypatch):
     monkeypatch.setattr(registry, "BOTS", dict(BOTS))
 

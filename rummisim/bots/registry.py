@@ -225,21 +225,32 @@ def parse_bot_spec(text: str) -> str | dict[str, Any]:
     if not rest.endswith(")") or not name.strip():
         raise BotError(f"bad bot spec {text!r}: expected NAME or NAME(key=value,...)")
     params: dict[str, Any] = {}
-    for item in filter(None, (part.strip() for part in rest[:-1].split(","))):
+    for item in _split_top_level(rest[:-1]):
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise BotError(f"bad bot spec {text!r}: parameter {item!r} is not key=value")
-        params[key.strip()] = yaml.safe_load(value.strip())
+        try:
+            params[key.strip()] = yaml.safe_load(value.strip())
+        except yaml.YAMLError:
+            raise BotError(
+                f"bad bot spec {text!r}: parameter {key.strip()}: {value.strip()!r} is not a YAML value "
+                "(a number, true/false, a word or a [list, of, words])"
+            ) from None
     return {"name": name.strip(), "params": params}
 
 
 def split_bot_specs(text: str) -> list[str]:
     """Split a comma-separated list of bot specs, keeping commas inside parentheses."""
+    return _split_top_level(text)
+
+
+def _split_top_level(text: str) -> list[str]:
+    """Split on the commas outside parentheses and brackets (``a(x=1,y=[2, 3]),b``)."""
     parts: list[str] = []
     current: list[str] = []
     depth = 0
     for char in text:
-        depth += (char == "(") - (char == ")")
+        depth += (char in "([") - (char in ")]")
         if char == "," and depth == 0:
             parts.append("".join(current))
             current = []
