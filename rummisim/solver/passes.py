@@ -148,7 +148,7 @@ def _best(
     its runs then without per-run joker counts (a relaxation of ``max_per_set``: the decoding
     refuses a set past the cap, and the caller checks the play);
     ``kept_outside_hosts``: the kept jokers go back into sets other than the host runs where
-    they can (``decode.restore_jokers``).
+    they can (``jokers_placed.restore_jokers``).
 
     The DP places only the jokers some set needs; every other joker (the table's must stay,
     the rack's score) is added afterwards where a set has room. If they do not fit, the
