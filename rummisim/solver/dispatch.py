@@ -140,10 +140,9 @@ def solve(
     if not rack:
         return Solution((), table, 0, 0, True, method="none")
     if not encodable(profile):  # the one profile-level exception (``supported``)
-        units = budget
         try:
             return reference_solve(rack, table, profile, initial=initial, objective=objective,
-                                   rearrange=rearrange, units=units)  # fmt: skip
+                                   rearrange=rearrange, units=budget)  # fmt: skip
         except SearchBudgetSpent:
             return _solution(SearchResult(table, (), False, 0), profile, proven=False, nodes=0, method="none")
     # under a budget the exact search may spend all but a share of it; the beam pass gets the rest
