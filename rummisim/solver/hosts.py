@@ -136,3 +136,80 @@ def _enumerate_hosts(table_counts, rack_counts, profile: RuleProfile, freed: int
 def freed_in(host: Host, joker: int) -> int:
     """Freed table jokers a host set holds (its jokers less the rack's)."""
     return host[0].tiles.count(joker) - host[2].count(joker)
+
+
+def relaxed_hosts(new_table, table_counts, rack_counts, profile: RuleProfile, left: int) -> list[Host]:
+    """Host sets read off a play that treats freed jokers as free (the best bound of a joker
+    choice, which ``validate_move`` refused): each part of one of its sets (a run's stretch of
+    positions, a group's colours) that holds two rack items, with its jokers and, where the
+    set has room, one more joker at either end of a run or a group's missing colour; every
+    joker in it a freed one (1 to ``left``, at most ``jokers.max_per_set``). Sources as in
+    ``freed_joker_hosts`` (table copies first). Those nearest the play come first: the whole
+    set, then shorter parts. These are candidates to try first, not a complete list."""
+    ts = profile.tileset
+    joker = ts.joker
+    geo = run_geometry(profile)
+    most = min(left, profile.jokers.max_per_set)
+    found: dict[tuple, Host] = {}
+
+    def add(numbered: list[int], joker_faces: list[int]) -> None:
+        if not 1 <= len(joker_faces) <= most or len(numbered) < MIN_NUMBERED_TILES:
+            return
+        rack_only = [c for c in numbered if table_counts[c] <= 0]
+        both = [c for c in numbered if table_counts[c] > 0 and rack_counts[c] > 0]
+        if any(rack_counts[c] < rack_only.count(c) for c in set(rack_only)):
+            return
+        need = max(0, HOST_RACK_ITEMS - len(rack_only))
+        if len(both) < need:
+            return
+        from_rack = rack_only + both[:need]
+        from_table = list(numbered)
+        for c in from_rack:
+            from_table.remove(c)
+        if any(table_counts[c] < from_table.count(c) for c in set(from_table)):
+            return
+        meld = _meld(
+            tuple(numbered) + (joker,) * len(joker_faces), tuple(numbered) + tuple(joker_faces), profile
+        )
+        if meld is not None:
+            host = (meld, tuple(sorted(from_table)), tuple(sorted(from_rack)))
+            found.setdefault(host, host)
+
+    # the sets as they are first (those that hold a joker), then with one more joker, then parts
+    for stage in range(3):
+        for meld in new_table:
+            slots = list(zip(meld.tiles, meld.faces, strict=True))
+            if len({ts.value_of(f) for f in meld.faces}) == 1:  # a group
+                numbered = [t for t, _ in slots if t != joker]
+                jokers = [f for t, f in slots if t == joker]
+                value = ts.value_of(meld.faces[0])
+                missing = [
+                    ts.code(c, value) for c in range(ts.colours) if ts.code(c, value) not in meld.faces
+                ]
+                if stage == 0:
+                    add(numbered, jokers)
+                elif stage == 1 and missing and len(slots) < profile.groups.max_size:
+                    add(numbered, jokers + missing[:1])
+                continue
+            positions = geo.positions(meld.faces)
+            if positions is None:
+                continue
+            code_at = geo.codes(ts.colour_of(meld.faces[0]))
+            by_face = dict(zip(meld.faces, meld.tiles, strict=True))
+            tiles_at = [by_face[code_at[p]] for p in positions]
+            n = len(positions)
+            sizes = {0: [n], 1: [n], 2: range(n - 1, 1, -1)}[stage]
+            for size in sizes:
+                for a in range(n - size + 1):
+                    part = tiles_at[a : a + size]
+                    numbered = [t for t in part if t != joker]
+                    jokers = [code_at[positions[a + k]] for k, t in enumerate(part) if t == joker]
+                    lo, hi = positions[a], positions[a + size - 1]
+                    if stage != 1 and size >= profile.runs.min_length:
+                        add(numbered, jokers)
+                    if stage == 0:
+                        continue
+                    for end in (lo - 1, hi + 1):
+                        if geo.allowed(min(lo, end), max(hi, end)) and size + 1 >= profile.runs.min_length:
+                            add(numbered, jokers + [code_at[end]])
+    return list(found.values())

@@ -61,6 +61,7 @@ from rummisim.solver.hosts import (
     Host,
     freed_in,
     freed_joker_hosts,
+    relaxed_hosts,
 )
 from rummisim.solver.opening import new_set_hosts
 from rummisim.solver.passes import (
@@ -214,6 +215,7 @@ def _settle(
         meter.keep(best)
     # choices freeing one joker first: their plays may settle those that free several
     pending.sort(key=lambda r: (len(r[2]) != 1, -r[0][0]))
+    unsettled: tuple[int, GiveUp | None] | None = None  # the best bound of a choice given up on
     for found, virtual, forced, pinned in pending:
         if best is not None and found[0] <= best[0]:
             continue
@@ -224,20 +226,78 @@ def _settle(
         if floor is not None:
             above = max(above, floor)
         args = (rack, full_rack, table, profile, objective, virtual, forced)
-        sub = _hosted(*args, above, prune, (), host_cap, meter)
-        if sub is None and pinned and host_cap[0] >= 0 and host_cap[1] >= 0:
-            # without the pins its best play broke a pinned set: host sets beside the pins
-            sub = _hosted(*args, above, prune, (), host_cap, meter, pinned)
-        if sub is None:
-            if not meter.settle:
+        sub = None
+        if not meter.quick and profile.jokers.reuse == "two_rack_tiles":
+            why = meter.why
+            sub = _guided(*args, found, prune, meter, pinned)
+            meter.why = why
+        if sub is None and unsettled is None:
+            sub = _hosted(*args, above, prune, (), host_cap, meter)
+            if sub is None and pinned and host_cap[0] >= 0 and host_cap[1] >= 0:
+                # without the pins its best play broke a pinned set: host sets beside the pins
+                sub = _hosted(*args, above, prune, (), host_cap, meter, pinned)
+            if sub is None and not meter.settle:
                 return None
-            # past the host limits: the best legal play so far, and the rest of the search quick
-            meter.cut = meter.quick = True
-            return best if best is not None else (0, table, ())
+        if sub is None:
+            # past the host limits: the other choices go on with ``_guided`` only; a play that
+            # reaches this bound still settles the position
+            if unsettled is None or found[0] > unsettled[0]:
+                unsettled = (found[0], meter.why)
+            continue
         if sub[2] and sub[0] >= above:
             best = sub
             meter.keep(best)
+    if unsettled is not None and (best is None or best[0] < unsettled[0]):
+        # the best legal play so far, not proven best; the rest of the search quick
+        meter.cut = meter.quick = True
+        meter.why = unsettled[1]
+        return best if best is not None else (0, table, ())
     return best
+
+
+GUIDED_PASSES = 48  # DP passes ``_guided`` may run for one joker choice
+GUIDED_TRACKED = 2  # ... and tracked host passes (``_tracked_host``) beside a host set it placed
+
+
+def _guided(
+    rack, full_rack, table, profile, objective, virtual, forced, bound: _Found, prune, meter: Meter,
+    pinned=(), placed: tuple[Host, ...] = (), play: _Found | None = None, passes: list[int] | None = None,
+):  # fmt: skip
+    """A legal play that reaches a joker choice's bound (its best play with the freed jokers
+    free, which ``validate_move`` refused), or None. The host sets read off that play
+    (``relaxed_hosts``) go first: with one placed, the DP solves the tiles left with the floor at
+    the bound, so a legal play it finds is the choice's optimum; where its play still leaves a
+    freed joker outside a host, the hosts read off that play are tried next (depth first), within
+    ``GUIDED_PASSES`` passes, then, for the first ``GUIDED_TRACKED`` host sets, one pass that
+    tracks the last freed jokers' hosts (``_tracked_host``). Often the bound is reached by another
+    arrangement of the same tiles; where it is not, ``_hosted`` searches the choice in full."""
+    passes = [GUIDED_PASSES, GUIDED_TRACKED] if passes is None else passes
+    play = bound if play is None else play
+    joker = profile.tileset.joker
+    left = len(forced) - sum(freed_in(host, joker) for host in placed)
+    table_counts, rack_counts, _ = _pools(rack, table, profile, objective, virtual, forced, placed)
+    for host in relaxed_hosts(play[1], table_counts, rack_counts, profile, left):
+        if passes[0] <= 0:
+            return None
+        passes[0] -= 1
+        hosts = placed + (host,)
+        opts = dict(virtual=virtual, forced=forced, prune=prune, hosts=hosts, floor=bound[0], pinned=pinned)
+        found = _best(rack, table, profile, objective, meter, **opts)
+        if found is None or not found[2] or found[0] < bound[0]:
+            continue
+        if _legal(profile, table, full_rack, found):
+            return found
+        if left > freed_in(host, joker):
+            args = (rack, full_rack, table, profile, objective, virtual, forced, bound, prune, meter)
+            found = _guided(*args, pinned, hosts, found, passes)
+            if found is None and passes[1] > 0 and not pinned and left - freed_in(host, joker) in (1, 2):
+                passes[1] -= 1  # the last freed jokers' hosts tracked, beside this host set
+                found = _tracked_host(
+                    rack, full_rack, table, profile, objective, meter, virtual, forced, bound[0], prune, hosts
+                )
+            if found is not None and found[2] and found[0] >= bound[0]:
+                return found
+    return None
 
 
 def _hosted(
@@ -248,10 +308,20 @@ def _hosted(
     sets, or a host play it cannot place), one search that tracks the host sets
     (``_tracked_host``), except in a quick search (``Meter.quick``)."""
     args = (rack, full_rack, table, profile, objective, virtual, forced)
-    found = _host_sets_search(*args, floor, prune, placed, host_cap, meter, pinned)
+    left = len(forced) - sum(freed_in(host, profile.tileset.joker) for host in placed)
     # (the host runs take table tiles)
-    tracked = len(forced) in (1, 2) and profile.jokers.reuse == "two_rack_tiles"
-    if found is not None or placed or pinned or meter.quick or not tracked:
+    tracked = left in (1, 2) and profile.jokers.reuse == "two_rack_tiles" and not (pinned or meter.quick)
+    if placed and tracked:
+        # a host set placed and the floor keep this pass small (a few thousand states)
+        before = meter.spent
+        found = _tracked_host(
+            rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune, placed
+        )
+        host_cap[1] -= meter.spent - before
+        if found is not None or host_cap[1] < 0:
+            return found
+    found = _host_sets_search(*args, floor, prune, placed, host_cap, meter, pinned)
+    if found is not None or placed or not tracked:
         return found
     return _tracked_host(rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune)
 
@@ -355,7 +425,9 @@ def _rack_item_hosts(table_counts, rack_counts, profile, left: int, cap: int) ->
     return hosts
 
 
-def _tracked_host(rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune):
+def _tracked_host(
+    rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune, placed=()
+):
     """``_hosted`` for one or two freed jokers by one search that tracks their host sets
     (``_best`` with ``host``): its best play if that reaches ``floor``, else a score below
     ``floor``; None where that search does not apply, runs past ``SearchOptions.max_tracked_states``
@@ -364,7 +436,7 @@ def _tracked_host(rack, full_rack, table, profile, objective, meter, virtual, fo
     (past the budget: ``SearchBudgetSpent``)."""
     cap = meter.options.max_tracked_states
     capped = meter.left is None or meter.left > cap
-    opts = dict(virtual=virtual, forced=forced, prune=prune, floor=floor, host=True)
+    opts = dict(virtual=virtual, forced=forced, prune=prune, floor=floor, host=True, hosts=placed)
 
     def tracked_pass(limit: int | None, kept_outside_hosts: bool = False):
         """One pass within ``limit`` states: (its answer, its meter, whether it ran past the limit);

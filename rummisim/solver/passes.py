@@ -191,7 +191,7 @@ def _best(
         return None
     host_args = None
     if host:
-        if pins or hosts or beam_states or n_tj not in (1, 2) or tab.types.n != len(HOST_TYPES):
+        if pins or beam_states or n_tj not in (1, 2) or tab.types.n != len(HOST_TYPES):
             meter.fail(GiveUp.TRACKED_NOT_APPLICABLE)
             return None
         if tab.low_at + n_tj * HOST_BITS > MAX_KEY_BITS:
