@@ -10,10 +10,14 @@ frees jokers is then settled exactly: each set that may hold a freed joker with 
 items (``hosts.freed_joker_hosts``) is set aside, and the DP solves the tiles left above the
 best legal play so far (one host set after the other, for any number of freed jokers; a set may
 hold up to ``max_per_set`` of them; ``_host_sets_search``); under ``reuse: new_set`` the hosts
-are the sets of rack tiles alone. Under strict joker sets the host search first relaxes the pins
-(exact where its play keeps them); where that play breaks a pin, the hosts are sets of the tiles
-outside the pins, which the DP keeps (``_hosted`` with ``pinned``). A joker choice that no table
-realises (two kept jokers at one face with no set for both) is skipped.
+are the sets of rack tiles alone. Before that, a choice's refused bound is settled from its own
+play where it can be (``_guided``): host sets read off that play are placed one by one and the
+rest solved with the floor at the bound, so a legal play found there is the choice's optimum (the
+same tiles in another arrangement); a choice that gives up leaves the others to go on, and a
+legal play reaching its bound still proves the position. Under strict joker sets the host search
+first relaxes the pins (exact where its play keeps them); where that play breaks a pin, the hosts
+are sets of the tiles outside the pins, which the DP keeps (``_hosted`` with ``pinned``). A joker
+choice that no table realises (two kept jokers at one face with no set for both) is skipped.
 
 The tracked host pass (``_tracked_host``). Where the host sets of one or two freed jokers are
 too many to list (``SearchOptions.max_host_solves``), or the listed ones cannot settle the
@@ -25,7 +29,9 @@ face is played at that step (copies of a face are interchangeable), a rack joker
 joker (even where a tile of that face stays on the rack: the freed joker cannot move to another
 set); it closes as the host set with the freed joker and two rack items in it, jokers appended
 at its end if need be. The freed joker joins the groups of a value that hold rack copies of two
-colours (or one and a rack joker; ``decode._host_groups`` forms them). Two freed jokers: a
+colours (or one and a rack joker; ``decode._host_groups`` forms them). With a host set placed
+(``_guided``, or the listing's second level), the last one or two freed jokers' hosts are tracked
+at once: the placed set and the floor keep that pass small. Two freed jokers: a
 second host field, which starts only once the first has (the jokers are interchangeable); where
 both host runs take a tile of one face and one rack copy is played there, it counts for one of
 them (the action's share bit says which); the first host run may take the second freed joker
