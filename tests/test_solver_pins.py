@@ -88,16 +88,17 @@ def test_freed_joker_hosted_beside_pinned_sets(strict):
     assert sol.tiles_placed == 3 and table[0] in sol.table
 
 
-def test_a_pin_that_could_hold_the_freed_joker_gives_up(strict):
+def test_a_pin_that_could_hold_the_freed_joker_grows_into_its_host(strict):
     """Host sets are sets of their own. Where the DP without the pins breaks one and a pinned
     run could itself grow around the freed joker and two rack tiles (here R3 R4 R5 R6 J(R7)
-    with R8 R9 from the rack), the exact search gives up on that choice (a named corner):
-    the answer is the best legal play it settled, not proven (2 tiles; the optimum is 4)."""
+    with J R8 R9, R8 R9 from the rack), the sets the pin grows into are hosts too
+    (``hosts.grown_pin_hosts``): the search proves the optimum (4 tiles). Before 0.3.1 it gave
+    up on that choice (``PIN_MAY_HOST``) and answered 2 tiles."""
     table = parse_table("J(B3) B4 B5 B6 B7 | R3 R4 R5 R6 J(R7) | R7 R8 R9 R10 R11 R12", strict)
     rack = parse_tiles("R5 R8 R9 O11 B3 B6", strict)
     sol = solve(rack, table, strict, budget=None)
-    assert (sol.method, sol.give_up, sol.proven) == ("cut", GiveUp.PIN_MAY_HOST, False)
-    assert 0 < sol.tiles_placed <= reference_solve(rack, table, strict).tiles_placed == 4
+    assert (sol.method, sol.give_up, sol.proven) == ("dp", None, True)
+    assert sol.tiles_placed == reference_solve(rack, table, strict).tiles_placed == 4
     validate_move(strict, table, rack, sol.table, sol.played, opened=True)
 
 
@@ -105,9 +106,9 @@ def test_a_pin_holding_a_tile_the_rack_also_holds_may_host_the_freed_joker():
     """Copies of a face are interchangeable, so a pinned set's tile whose code the rack holds is
     a rack item the pin already has: R4 R5 R6 J(R7) R8 holds R6, the rack too, and with R2 from
     the rack R2 J R4 R5 R6 J(R7) R8 hosts the joker that O7 frees (the table R6 joins K6 O6).
-    The DP's host sets beside the pins do not grow pins, so the exact search gives up on that
-    choice and answers its best legal play, not proven (the optimum places 5 tiles; found by
-    ``tests/fuzz_solver.py``, where the DP once answered 4 as proven)."""
+    The pin grown into the host is one of the host sets (``hosts.grown_pin_hosts``; the pin's
+    R6 counts as a rack item), so the search proves the optimum, 5 tiles (found by
+    ``tests/fuzz_solver.py``, where the DP once answered 4 as proven; 0.3.0 gave up on it)."""
     profile = variant_profile("classic-wrap+strict")
     table = parse_table(
         "R4 R5 R6 J(R7) R8 | O5 O6 J(O7) O8 | K1 R1 O1 B1 | O8 O9 O10 O11 O12 | R9 R10 R11 R12 R13 "
@@ -117,8 +118,8 @@ def test_a_pin_holding_a_tile_the_rack_also_holds_may_host_the_freed_joker():
     rack = parse_tiles("K6 R2 R6 O6 O7 B3", profile)
     sol = solve(rack, table, profile, budget=None)
     ref = solve_milp(rack, table, profile, initial=False, objective="tiles", rearrange=True)
-    assert (sol.method, sol.give_up, sol.proven) == ("cut", GiveUp.PIN_MAY_HOST, False)
-    assert sol.tiles_placed <= len(ref.played) == 5
+    assert (sol.method, sol.give_up, sol.proven) == ("dp", None, True)
+    assert sol.tiles_placed == len(ref.played) == 5
     validate_move(profile, table, rack, sol.table, sol.played, opened=True)
 
 

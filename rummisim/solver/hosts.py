@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
+import numpy as np
+
 from rummisim.geometry import run_geometry
 from rummisim.melds import MIN_NUMBERED_TILES, Meld
 from rummisim.profile import RuleProfile
@@ -16,6 +18,7 @@ from rummisim.solver.common import (
 from rummisim.solver.decode import (
     _meld,
 )
+from rummisim.solver.pins import Pin
 
 Host = tuple[Meld, tuple[int, ...], tuple[int, ...]]
 
@@ -213,3 +216,65 @@ def relaxed_hosts(new_table, table_counts, rack_counts, profile: RuleProfile, le
                         if geo.allowed(min(lo, end), max(hi, end)) and size + 1 >= profile.runs.min_length:
                             add(numbered, jokers + [code_at[end]])
     return list(found.values())
+
+
+def grown_pin_hosts(pin: Pin, table_counts, rack_counts, profile: RuleProfile) -> list[Host]:
+    """The sets a pinned run (under strict joker sets: a table set that keeps its jokers, which
+    stays together and may only grow) grows into as the host of one freed joker: its tiles and
+    kept jokers, tiles at either end (table or rack tiles) and the freed joker at one of the
+    new places, with two rack items in it (a numbered tile of the pin counts where the rack
+    holds its code: the rack copy may sit in the pin and the table copy go elsewhere). Every
+    extension within a run's length, ``max_per_set`` and the geometry; tiles sourced as in
+    ``freed_joker_hosts``. ``table_counts``: the pool with the pin's tiles in it (a kept joker
+    at its face). Each host's tiles hold the pin's kept jokers too (``freed_in`` counts them:
+    the caller takes the pin's faces out of the kept ones)."""
+    ts = profile.tileset
+    joker = ts.joker
+    geo = run_geometry(profile)
+    if pin.kind != "run" or pin.jokers + 1 > profile.jokers.max_per_set:
+        return []
+    code_at = geo.codes(pin.colour)
+    pin_codes = [t for t in pin.tiles if t != joker]
+    kept_faces = [f for t, f in zip(pin.tiles, pin.faces, strict=True) if t == joker]
+    counts = np.array(table_counts, dtype=np.int64)
+    for f in kept_faces:
+        counts[f] -= 1  # the pool counts a kept joker at its face; the host holds it as a joker
+    found: dict[tuple, Host] = {}
+    for lo in range(pin.first, -1, -1):
+        for hi in range(pin.last, geo.top):
+            if (lo, hi) == (pin.first, pin.last):
+                continue
+            if not geo.allowed(lo + 1, hi + 1):
+                break
+            new = [q for q in range(lo, hi + 1) if not pin.first <= q <= pin.last]
+            for freed_at in new:
+                codes = pin_codes + [code_at[q + 1] for q in new if q != freed_at]
+                _add_sourced(found, codes, kept_faces + [code_at[freed_at + 1]], counts, rack_counts, profile)
+    return list(found.values())
+
+
+def _add_sourced(found, codes, joker_faces, table_counts, rack_counts, profile: RuleProfile) -> None:
+    """Each sourcing of ``codes`` (table copies first, then just enough rack copies to make two
+    rack items) that the pools hold, as a host with jokers at ``joker_faces``."""
+    joker = profile.tileset.joker
+    need = {c: codes.count(c) for c in set(codes)}
+    if any(table_counts[c] + rack_counts[c] < n for c, n in need.items()):
+        return
+    rack_only = [c for c in codes if table_counts[c] == 0]
+    optional = [c for c in codes if table_counts[c] > 0 and rack_counts[c] > 0]
+    more = max(0, HOST_RACK_ITEMS - len(rack_only))
+    for chosen in combinations(range(len(optional)), min(more, len(optional))):
+        from_rack = rack_only + [optional[i] for i in chosen]
+        if len(from_rack) < HOST_RACK_ITEMS:
+            return
+        from_table = list(codes)
+        for c in from_rack:
+            from_table.remove(c)
+        if any(rack_counts[c] < from_rack.count(c) for c in set(from_rack)):
+            continue
+        if any(table_counts[c] < from_table.count(c) for c in set(from_table)):
+            continue
+        meld = _meld(tuple(codes) + (joker,) * len(joker_faces), tuple(codes) + tuple(joker_faces), profile)
+        if meld is not None:
+            host = (meld, tuple(sorted(from_table)), tuple(sorted(from_rack)))
+            found.setdefault(host, host)

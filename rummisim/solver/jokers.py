@@ -67,6 +67,7 @@ from rummisim.solver.hosts import (
     Host,
     freed_in,
     freed_joker_hosts,
+    grown_pin_hosts,
     relaxed_hosts,
 )
 from rummisim.solver.opening import new_set_hosts
@@ -352,28 +353,34 @@ def _host_sets_search(
     table_counts, rack_counts, _ = _pools(rack, table, profile, objective, virtual, forced, placed)
     left = len(forced) - sum(freed_in(host, ts.joker) for host in placed)
     hosts: list[Host] | None
+    grown: list[tuple[Host, tuple[int, ...], tuple]] = []  # pinned runs grown into the host
     if profile.jokers.reuse == "new_set":  # a set of one freed joker and rack tiles alone
         hosts = _new_set_hosts(rack_counts, profile)
     else:
         if pinned:  # the hosts are sets of the tiles outside the pins, the pins kept as they are
-            table_counts = _outside_pins(table_counts, rack_counts, pinned, left, profile)
-            if table_counts is None:
+            outside = _outside_pins(table_counts, rack_counts, pinned, left, profile)
+            if outside is not None and outside[1]:
+                grown = _grown_pins(table_counts, rack_counts, pinned, outside[1], virtual, left, profile)
+            if outside is None or (outside[1] and grown is None):
                 meter.fail(GiveUp.PIN_MAY_HOST)
                 return None
+            table_counts = outside[0]
         hosts = _rack_item_hosts(table_counts, rack_counts, profile, left, host_cap[0])
-    if hosts is None or len(hosts) > host_cap[0]:
+    if hosts is None or len(hosts) + len(grown) > host_cap[0]:
         host_cap[0] = -1  # past the limits: ``_solve_rack`` gives up at once
         meter.fail(GiveUp.hosts(left))
         return None
     top = sum(tile_gain(profile, t, objective) for t in rack)
     best: _Found = (NO_BOUND, table, ())
     bounds = []
-    for host in hosts:
+    # a pinned run grown into the host: the pin released, its jokers no longer kept ones
+    tries = [(host, virtual, pinned, 0) for host in hosts] + [(h, v, p, 1) for h, v, p in grown]
+    for host, kept, pins, from_pin in tries:
         if floor > top:
             break  # a play of the whole rack is known
         host_cap[0] -= 1
         opts = dict(
-            virtual=virtual, forced=forced, prune=prune, hosts=placed + (host,), floor=floor, pinned=pinned
+            virtual=kept, forced=forced, prune=prune, hosts=placed + (host,), floor=floor, pinned=pins
         )
         before = meter.spent
         found = _best(rack, table, profile, objective, meter, **opts)
@@ -385,7 +392,7 @@ def _host_sets_search(
             return None
         if found[0] < floor:
             continue
-        if left == freed_in(host, ts.joker):  # every freed joker has its set: a legal play
+        if from_pin or left == freed_in(host, ts.joker):  # every freed joker has its set: legal
             if not _legal(profile, table, full_rack, found):
                 meter.fail(GiveUp.HOSTS_REFUSED)
                 return None
@@ -479,15 +486,15 @@ def _tracked_host(
 
 def _outside_pins(table_counts, rack_counts, pinned, freed: int, profile: RuleProfile):
     """``_hosted``'s table counts less the pinned sets' tiles (a kept joker counts at its face,
-    as ``_pools`` puts it), or ``None`` where the host sets cannot settle the choice: a pin
-    that could itself grow into a set holding a freed joker beside two rack items (the hosts
-    are sets of their own; a pin may only grow, so such a play is not among them), or pins
-    the DP does not take. A pin's own rack items: its numbered tiles whose code the rack holds
-    (copies are interchangeable: the rack copy may sit in the pin and the table copy go
-    elsewhere). A pinned run may host when those, plus the rack tiles of its colour that a run
-    grown from it could reach (over table and rack tiles, and as many gaps as there are jokers
-    in play), plus the rack's jokers, are two or more; a pinned group when it has room for the
-    freed joker and the rack items its own do not make up."""
+    as ``_pools`` puts it), and the indices of the pins that could themselves grow into a set
+    holding a freed joker beside two rack items (the hosts are sets of their own; a pin may only
+    grow, so such a play is not among them: ``_grown_pins``); ``None`` for pins the DP does not
+    take. A pin's own rack items: its numbered tiles whose code the rack holds (copies are
+    interchangeable: the rack copy may sit in the pin and the table copy go elsewhere). A pinned
+    run may host when those, plus the rack tiles of its colour that a run grown from it could
+    reach (over table and rack tiles, and as many gaps as there are jokers in play), plus the
+    rack's jokers, are two or more; a pinned group when it has room for the freed joker and the
+    rack items its own do not make up."""
     pins = make_pins(pinned, profile)
     if pins is None:
         return None
@@ -498,11 +505,12 @@ def _outside_pins(table_counts, rack_counts, pinned, freed: int, profile: RulePr
     joker = profile.tileset.joker
     n_rj = int(rack_counts[joker])
     gaps = freed + n_rj  # jokers that may fill a gap: the freed ones and the rack's
-    for pin in pins:
+    hosting = []
+    for index, pin in enumerate(pins):
         own = sum(1 for t in set(pin.tiles) if t != joker and rack_counts[t] > 0)
         if pin.kind == "group":
             if profile.groups.max_size - len(pin.faces) >= 1 + max(0, HOST_RACK_ITEMS - own):
-                return None
+                hosting.append(index)
             continue
         code_at = geo.codes(pin.colour)  # code_at[q + 1]: the code at 0-based position q
         items = n_rj + own
@@ -519,5 +527,31 @@ def _outside_pins(table_counts, rack_counts, pinned, freed: int, profile: RulePr
                     left -= 1
                 q += step
         if items >= HOST_RACK_ITEMS:
+            hosting.append(index)
+    return out, hosting
+
+
+def _grown_pins(table_counts, rack_counts, pinned, hosting, virtual, freed: int, profile: RuleProfile):
+    """For one freed joker, no rack joker and pinned runs that may host (``hosting``): every set
+    such a run grows into as the host (``hosts.grown_pin_hosts``), each with the kept faces and
+    the pins less that pin's (the pin is released into the host set), as (host, kept faces,
+    pins); ``None`` where this does not cover it (a pinned group, more freed jokers, a rack
+    joker): the search gives up."""
+    pins = make_pins(pinned, profile)
+    joker = profile.tileset.joker
+    if freed != 1 or rack_counts[joker] or pins is None or any(pins[i].kind != "run" for i in hosting):
+        return None
+    out = []
+    for index in hosting:
+        pin = pins[index]
+        others = pinned[:index] + pinned[index + 1 :]
+        counts = _less_pins(table_counts, make_pins(others, profile) or ())
+        if counts is None:
             return None
+        kept = list(virtual)
+        for t, f in zip(pin.tiles, pin.faces, strict=True):
+            if t == joker:
+                kept.remove(f)
+        for host in grown_pin_hosts(pin, counts, rack_counts, profile):
+            out.append((host, tuple(kept), others))
     return out
