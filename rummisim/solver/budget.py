@@ -33,7 +33,7 @@ class GiveUp(enum.Enum):
     HOSTS_3 = "hosts: 3+ freed"
     HOSTS_STATES = "hosts: states"  # ... or their DP passes ran past ``max_host_states``
     HOSTS_REFUSED = "hosts: refused"  # a host play ``validate_move`` refuses
-    PIN_MAY_HOST = "hosts: pin may host"  # a pinned set could itself grow into a host (``_outside_pins``)
+    PIN_MAY_HOST = "hosts: pin may host"  # a pinned group, or a pin with 2 freed / a rack joker, may host
     TRACKED_NOT_APPLICABLE = "tracked: not applicable"  # the tracked host pass does not take it
     TRACKED_STATES = "tracked: states"  # ... ran past ``max_tracked_states``
     TRACKED_REFUSED = "tracked: refused"  # ... decoded into a play ``validate_move`` refuses
