@@ -65,6 +65,7 @@ from rummisim.solver.hosts import (
 from rummisim.solver.kernel import (
     HOST_BITS,
     HOST_TYPES,
+    Buffers,
     HostFields,
     _buffers,
     _kernel,
@@ -81,6 +82,7 @@ from rummisim.solver.tables import (
     NO_STATE,
     OVER_BUDGET,
     OVERFLOW,
+    KernelTables,
     _Tables,
     _tables,
     type_arrays,
@@ -463,10 +465,11 @@ def _passes(tab: _Tables, grids: Grids, bounds, meter: Meter, beam: int = 0, ste
     if pins is None:
         pins = _no_pins(grids.table.shape)
     bounds = np.array(bounds, dtype=np.int64)
-    best, created = _run_passes(
-        grids, tab.kernel, _buffers(), pins, host, bounds, meter.limit(), beam, step_cap,
-        meter.options.prune_dead,
-    )  # fmt: skip
+    # (the records cross into compiled code as plain tuples, named again there: numba reads a
+    # named tuple's field names each call, which took a few microseconds a call)
+    records = tuple(grids), tuple(tab.kernel), tuple(_buffers()), tuple(pins)
+    limit, prune = meter.limit(), meter.options.prune_dead
+    best, created = _run_passes(*records, host, bounds, limit, beam, step_cap, prune)
     meter.spend(int(created))
     if best == OVER_BUDGET:
         raise SearchBudgetSpent
@@ -547,14 +550,16 @@ class Pass(NamedTuple):
 def _run_passes(grids, tables, buffers, pins, host, bounds, limit, beam, step_cap, prune):
     """``_kernel`` with each floor of ``bounds`` in turn until a pass finds a final state:
     (its index, or NO_STATE / OVERFLOW / OVER_BUDGET; the states created by all passes, within
-    ``limit``). ``grids``, ``tables``, ``buffers``, ``pins``, ``host``: the kernel's records
-    (``_kernel``), the same for every pass; each pass gets its own ``Pass`` (``prune``: an exact
-    pass leaves out dead-end states, ``SearchOptions.prune_dead``).
+    ``limit``). ``grids``, ``tables``, ``buffers``, ``pins``: the kernel's records as plain
+    tuples (``_passes``), named again here; ``host``: its ``HostFields`` or None; the same for
+    every pass, and each pass gets its own ``Pass`` (``prune``: an exact pass leaves out dead-end
+    states, ``SearchOptions.prune_dead``).
     Without a beam, where jokers are to be placed and the first floor asks for every rack tile,
     a narrow beam pass (``PROBE_BEAM`` states a step, keeping only states that still place every
     rack tile) goes first: a final state that reaches that floor is the optimum, so it settles
     the search whenever it finds one, at a fraction of the exact pass on big tables with jokers
     (without jokers to place the exact pass is cheap: the probe would only add a pass)."""
+    grids, tables, buffers, pins = Grids(*grids), KernelTables(*tables), Buffers(*buffers), PinGrids(*pins)
     rgrid, gain, n_jokers = grids.rack, grids.gain, grids.n_jokers
     n_pos, n_col = rgrid.shape
     n_steps = n_pos * n_col
