@@ -178,21 +178,26 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
     are taken out of the colour state, not extended); where pinned runs end, they come back
     as valid runs after the step's moves; where pinned groups lack the face, up to that many
     of the tiles used go to them."""
-    # the fields the loops read, as locals
+    # the fields the loops read, as locals (an array read from a record in a loop would be
+    # counted in and out of use each time)
     tcnt, rcnt, gain = grids.table, grids.rack, grids.gain
     wrapable, allow_group, n_jokers = grids.wrapable, grids.allow_group, grids.n_jokers
     moves, move_start, move_end = tables.moves, tables.move_start, tables.move_end
     group_jokers, final_jokers, needy = tables.group_jokers, tables.final_jokers, tables.needy
-    pin_drop, pin_add, width = tables.pin_drop, tables.pin_add, tables.width
-    jokers_at, n_at, m_at, low_at = tables.jokers_at, tables.n_at, tables.m_at, tables.low_at
+    debt, pin_drop, pin_add = tables.debt, tables.pin_drop, tables.pin_add
+    width, jokers_at, n_at, m_at = tables.width, tables.jokers_at, tables.n_at, tables.m_at
+    low_at, low_bits = tables.low_at, tables.low_bits
     keys, scores, parents, actions = buffers.keys, buffers.scores, buffers.parents, buffers.actions
     htab, hinfo = buffers.htab, buffers.hinfo
-    beam, step_cap, limit = pass_.beam, pass_.step_cap, pass_.limit
+    rest_gain, bound, limit = pass_.rest_gain, pass_.bound, pass_.limit
+    beam, step_cap, debt_unit = pass_.beam, pass_.step_cap, pass_.debt_unit
+    pin_start, pin_end, pin_absorb = pins.start, pins.end, pins.absorb
+    pin_join_a, pin_join_c = pins.join_a, pins.join_c
     n_pos, n_col = tcnt.shape
     wmask = np.int64((1 << width) - 1)
     nmask = np.int64((1 << tables.n_bits) - 1)
     mmask = np.int64((1 << tables.m_bits) - 1)
-    lmask = np.int64((1 << tables.low_bits) - 1)
+    lmask = np.int64((1 << low_bits) - 1)
     jmask = np.int64(7)
     keys[0] = 0
     scores[0] = 0
@@ -211,21 +216,21 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
             t = tcnt[p, c]
             r = rcnt[p, c]
             shift = c * width
-            low_shift = low_at + c * tables.low_bits
+            low_shift = low_at + c * low_bits
             wrap_low = wrapable[c] and p == 0
             wrap_high = wrapable[c] and p == last and p > 0
-            need = pass_.bound - pass_.rest_gain[p * n_col + c]
-            p_start = pins.start[p, c]
-            p_join_a = pins.join_a[p, c]
-            p_join_c = pins.join_c[p, c]
-            p_end = pins.end[p, c]
-            p_absorb = pins.absorb[p, c]
+            need = bound - rest_gain[p * n_col + c]
+            p_start = pin_start[p, c]
+            p_join_a = pin_join_a[p, c]
+            p_join_c = pin_join_c[p, c]
+            p_end = pin_end[p, c]
+            p_absorb = pin_absorb[p, c]
             # dead ends the exact passes leave out where a state is made (each is a function of
             # the key alone, so no state that lives changes): open runs that cannot all take an
             # item at the colour's next position, runs that cannot close at the top, groups of
             # this value that cannot form (the last colour step)
             nxt = min(p + 1, last)
-            runs_next = prune_dead and p < last and pins.start[nxt, c] == 0
+            runs_next = prune_dead and p < last and pin_start[nxt, c] == 0
             items_next = tcnt[nxt, c] + rcnt[nxt, c] + n_jokers
             top_dead = prune_dead and p == last
             groups_dead = prune_dead and c == n_col - 1
@@ -373,7 +378,7 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                             return OVER_BUDGET, limit  # the last state is dropped
             created += count - hi
             lo, hi = _next_step(
-                hi, count, beam, pass_.debt_unit, keys, scores, parents, actions, tables.debt, n_col, width
+                hi, count, beam, debt_unit, keys, scores, parents, actions, debt, n_col, width
             )
             if hi == lo:
                 return NO_STATE, created
@@ -427,9 +432,7 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                 if created + count - hi > limit:
                     return OVER_BUDGET, limit
         created += count - hi
-        lo, hi = _next_step(
-            hi, count, beam, pass_.debt_unit, keys, scores, parents, actions, tables.debt, n_col, width
-        )
+        lo, hi = _next_step(hi, count, beam, debt_unit, keys, scores, parents, actions, debt, n_col, width)
         if hi == lo:
             return NO_STATE, created
     # at the top a run short of a set closes with leading jokers (J 12 13, J J 13); a leading
