@@ -408,10 +408,10 @@ def _opening_value_bound(rack: tuple[int, ...], profile: RuleProfile, meter: Met
     tab = _tables(profile, max(ts.copies, int(np.max(rack_counts[: ts.joker]))), n_rj)
     if tab is None:
         return None
-    tgrid, rgrid, wrapable, allow_group = _grids(np.zeros_like(rack_counts), rack_counts, profile)
     geo = run_geometry(profile)
-    gain = np.array([geo.value_at(p + 1) for p in range(tgrid.shape[0])], dtype=np.int64)
-    best = _search(tab, tgrid, rgrid, gain, wrapable, allow_group, n_rj, [NO_BOUND], meter)
+    gain = np.array([geo.value_at(p + 1) for p in range(geo.top)], dtype=np.int64)
+    grids = _grids(np.zeros_like(rack_counts), rack_counts, profile, gain, n_rj)
+    best = _search(tab, grids, [NO_BOUND], meter)
     if best < 0:
         return None
     return int(_buffers().scores[best]) + n_rj * profile.joker_opening_value(ts.values)

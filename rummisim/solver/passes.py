@@ -1,6 +1,12 @@
 """One pass of the DP over a position (``_best``): the pools of table and rack tiles, the grids
 the kernel walks, its score floors, the wrap splits and the decoding of the best final state.
 
+The kernel's inputs (``kernel._kernel``) are records: the position's ``Grids`` (``_grids``; one
+per wrap split, ``_wrap_splits``), the profile's ``tables.KernelTables`` (``_Tables.kernel``),
+the state ``kernel.Buffers``, the ``pins.PinGrids`` (``_no_pins`` without pins), the tracked
+host sets' ``kernel.HostFields`` (``_host_fields``) or None, and per floor a ``Pass`` (its floor,
+budget and beam), which ``_run_passes`` makes in compiled code.
+
 Bounding. Each kernel pass has a score floor: a state whose score plus the most the
 rack tiles after it can add stays below the floor is dropped, so the pass answers the
 exact optimum whenever that reaches the floor, and nothing otherwise. The floors ask
@@ -33,6 +39,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import product
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -58,6 +65,8 @@ from rummisim.solver.hosts import (
 from rummisim.solver.kernel import (
     HOST_BITS,
     HOST_TYPES,
+    Buffers,
+    HostFields,
     _buffers,
     _kernel,
 )
@@ -73,6 +82,7 @@ from rummisim.solver.tables import (
     NO_STATE,
     OVER_BUDGET,
     OVERFLOW,
+    KernelTables,
     _Tables,
     _tables,
     type_arrays,
@@ -144,7 +154,7 @@ def _best(
     together and may only grow (``pins.Pin``); ``None`` where pins do not apply.
     ``host``: the one or two table jokers left free are freed jokers, each of which the play puts
     in a set with two other rack items, or both in one such set (the kernel tracks those sets);
-    ``None`` where this does not apply (see ``_host_args``). It also takes three or more jokers,
+    ``None`` where this does not apply (see ``_host_fields``). It also takes three or more jokers,
     its runs then without per-run joker counts (a relaxation of ``max_per_set``: the decoding
     refuses a set past the cap, and the caller checks the play);
     ``kept_outside_hosts``: the kept jokers go back into sets other than the host runs where
@@ -189,18 +199,17 @@ def _best(
     if tab is None:
         meter.fail(GiveUp.STATES)
         return None
-    host_args = None
+    host_fields = None
     if host:
         if pins or beam_states or n_tj not in (1, 2) or tab.types.n != len(HOST_TYPES):
             meter.fail(GiveUp.TRACKED_NOT_APPLICABLE)
             return None
-        if tab.low_at + n_tj * HOST_BITS > MAX_KEY_BITS:
+        if tab.kernel.low_at + n_tj * HOST_BITS > MAX_KEY_BITS:
             meter.fail(GiveUp.TRACKED_NOT_APPLICABLE)
             return None
-        host_args = _host_args(tab, n_rj, profile, n_tj)
-    tgrid, rgrid, wrapable, allow_group = _grids(table_counts, rack_counts, profile)
-    n_pos = tgrid.shape[0]
-    gain = _position_gains(profile, objective)
+        host_fields = _host_fields(tab, n_rj, profile, n_tj)
+    grids = _grids(table_counts, rack_counts, profile, _position_gains(profile, objective), n_jokers)
+    n_pos = grids.table.shape[0]
     n_steps = n_pos * (C + 1)
     bounds = _bounds(rack_counts[:joker], profile, objective) if prune else [NO_BOUND]
     if floor is not None:
@@ -211,10 +220,12 @@ def _best(
         # half the states for the steps' caps: one state's moves may pass a cap a little
         step_cap = min(max(1, beam_states // (2 * n_steps)), (MAX_STATES - 1) // n_steps // 2)
         beam, bounds = step_cap, [NO_BOUND]  # it keeps what a step may create
-    args = (tab, tgrid, rgrid, gain, wrapable, allow_group, n_jokers, bounds, meter, beam, step_cap)
     grid_of_best: list = []
-    pin_args = pin_grids(pins, n_pos, profile) if pins else None
-    best = _search(*args, pins=pin_args, host=host_args, grid_of_best=grid_of_best)
+    kernel_pins = pin_grids(pins, n_pos, profile) if pins else None
+    best = _search(
+        tab, grids, bounds, meter, beam, step_cap, pins=kernel_pins, host=host_fields,
+        grid_of_best=grid_of_best,
+    )  # fmt: skip
     buf = _buffers()
     if best == NO_STATE and floor is not None:
         return NO_BOUND, table, ()  # nothing reaches the floor
@@ -228,7 +239,7 @@ def _best(
     score = int(buf.scores[best]) + offset + n_rj * item_gain(profile.jokers.penalty, objective)
     host_sets = tuple(h[0] for h in hosts)
     moves = None
-    if host_args is not None:
+    if host_fields is not None:
         split = split_host(steps, grid_of_best[0], n_pos, profile, tab.types, n_rj, n_tj)
         if split is None:
             meter.fail(GiveUp.DECODE)
@@ -303,10 +314,24 @@ def _position_gains(profile: RuleProfile, objective: str) -> np.ndarray:
     return np.array([item_gain(geo.value_at(p + 1), objective) for p in range(geo.top)], dtype=np.int64)
 
 
-def _grids(table_counts: np.ndarray, rack_counts: np.ndarray, profile: RuleProfile):
+class Grids(NamedTuple):
+    """The kernel's record of the position (``_grids``): per run position ``P`` (with wrap, the
+    high 1 too) and colour ``C``, the numbered tiles, and the jokers the DP places."""
+
+    table: np.ndarray  # (P, C) numbered table tiles (must be used)
+    rack: np.ndarray  # (P, C) numbered rack tiles (may be used)
+    gain: np.ndarray  # (P,) the objective's gain of one rack tile at that position
+    wrapable: np.ndarray  # (C,) colours whose 1s are split between position 1 and V+1
+    allow_group: np.ndarray  # (P,) groups allowed at that position (not at V+1)
+    n_jokers: int  # the jokers the DP places (the table's free ones and the rack's)
+
+
+def _grids(table_counts: np.ndarray, rack_counts: np.ndarray, profile: RuleProfile, gain, n_jokers) -> Grids:
     """Numbered table and rack tiles per run position and colour (with wrap, the 1s again
-    at position V+1), the wrapping colours, and the positions where groups may form."""
-    return _grid_arrays(table_counts, rack_counts, *_grid_shape(profile))
+    at position V+1), the wrapping colours, and the positions where groups may form; ``gain``
+    per position (shared: never written) and ``n_jokers`` as given."""
+    table, rack, wrapable, allow_group = _grid_arrays(table_counts, rack_counts, *_grid_shape(profile))
+    return Grids(table, rack, gain, wrapable, allow_group, n_jokers)
 
 
 @lru_cache(maxsize=64)
@@ -340,19 +365,14 @@ def _grid_arrays(table_counts, rack_counts, n_values, n_col, n_pos, wrap):
 
 def _search(
     tab: _Tables,
-    tgrid,
-    rgrid,
-    gain,
-    wrapable,
-    allow_group,
-    n_jokers: int,
+    grids: Grids,
     bounds,
     meter: Meter,
     beam: int = 0,
     step_cap: int = 0,
     *,
-    pins=None,
-    host=None,
+    pins: PinGrids | None = None,
+    host: HostFields | None = None,
     grid_of_best: list | None = None,
 ) -> int:
     """Run the kernel with each score floor in turn until one finds a final state: the
@@ -367,60 +387,52 @@ def _search(
     looks for a better score (its floor), which prunes almost everything. ``grid_of_best``:
     a list that gets the table grid of the sub-problem answered."""
     if grid_of_best is not None:
-        grid_of_best.append(tgrid)
-    if beam or not wrapable.any():
-        args = (tab, tgrid, rgrid, gain, wrapable, allow_group, n_jokers, bounds, meter)
-        return _passes(*args, beam, step_cap, pins=pins, host=host)
+        grid_of_best.append(grids.table)
+    if beam or not grids.wrapable.any():
+        return _passes(tab, grids, bounds, meter, beam, step_cap, pins=pins, host=host)
     best_score = None
     best_grids = None
-    last = None
-    no_wrap = np.zeros_like(wrapable)
-    for tg, rg in _wrap_splits(tgrid, rgrid, wrapable, n_jokers, pins=pins, rack_high=host is not None):
+    for split in _wrap_splits(grids, pins=pins, rack_high=host is not None):
         floors = bounds
         if best_score is not None:  # only a better play is of interest
             floors = sorted({max(b, best_score + 1) for b in bounds}, reverse=True)
-        found = _passes(
-            tab, tg, rg, gain, no_wrap, allow_group, n_jokers, floors, meter, pins=pins, host=host
-        )  # fmt: skip
-        last = (tg, rg)
+        found = _passes(tab, split, floors, meter, pins=pins, host=host)
         if found == OVERFLOW:
             return OVERFLOW
         if found >= 0:
             score = int(_buffers().scores[found])
             if best_score is None or score > best_score:
-                best_score, best_grids, best = score, (tg, rg), found
+                best_score, best_grids = score, split
     if best_grids is None:
         return NO_STATE
     if grid_of_best is not None:
-        grid_of_best[-1] = best_grids[0]
-    if best_grids is not last:  # the buffers hold a later sub-problem: search the best one again
-        tg, rg = best_grids
-        best = _passes(
-            tab, tg, rg, gain, no_wrap, allow_group, n_jokers, [best_score], meter, pins=pins, host=host
-        )  # fmt: skip
-    return best
+        grid_of_best[-1] = best_grids.table
+    # the buffers may hold a later sub-problem: search the best one again (also where it was the
+    # last one searched, as the search always has: its states are charged to the budget)
+    return _passes(tab, best_grids, [best_score], meter, pins=pins, host=host)
 
 
-def _wrap_splits(tgrid, rgrid, wrapable, n_jokers: int, *, pins=None, rack_high: bool = False):
+def _wrap_splits(grids: Grids, *, pins: PinGrids | None = None, rack_high: bool = False):
     """Grids of the sub-problems of a wrap search, no high 1 first: for each choice of how many
     1s of each colour sit high (at V+1, after 13), those 1s move from position 1 to V+1 (table
     1s first: a table tile and a rack tile of one face are interchangeable, and a table 1 placed
-    high leaves the rack 1 free for more), with no split left for the kernel. A rack 1 moved high
-    may still stay on the rack (the kernel plays rack tiles at will): that is the same play as a
-    sub-problem with fewer high 1s. A colour takes high 1s only if a run can reach V+1: its 12
-    and 13, or jokers for what is missing. ``rack_high`` (a search that tracks host sets): a
-    rack 1 counts as a host's rack item where a table 1 does not, so they are not
+    high leaves the rack 1 free for more), with no split left for the kernel (no colour wraps).
+    A rack 1 moved high may still stay on the rack (the kernel plays rack tiles at will): that is
+    the same play as a sub-problem with fewer high 1s. A colour takes high 1s only if a run can
+    reach V+1: its 12 and 13, or jokers for what is missing. ``rack_high`` (a search that tracks
+    host sets): a rack 1 counts as a host's rack item where a table 1 does not, so they are not
     interchangeable, and every mix of table and rack 1s high is a sub-problem of its own."""
+    tgrid, rgrid = grids.table, grids.rack
     last = tgrid.shape[0] - 1
     have = (tgrid + rgrid) > 0
     if pins is not None:  # pinned runs (out of the grids) cover their positions too
-        start, end = pins[0], pins[1]
+        start, end = pins.start, pins.end
         have |= (np.cumsum(start, axis=0) - np.cumsum(end, axis=0) + end) > 0
     choices = []
     for c in range(tgrid.shape[1]):
-        ones = int(tgrid[0, c] + rgrid[0, c]) if wrapable[c] else 0
+        ones = int(tgrid[0, c] + rgrid[0, c]) if grids.wrapable[c] else 0
         missing = int(not have[last - 1, c]) + int(not have[last - 2, c])
-        highs = range(ones + 1) if ones and missing <= n_jokers else range(1)
+        highs = range(ones + 1) if ones and missing <= grids.n_jokers else range(1)
         table_ones = int(tgrid[0, c])
         choices.append(
             [
@@ -433,6 +445,7 @@ def _wrap_splits(tgrid, rgrid, wrapable, n_jokers: int, *, pins=None, rack_high:
                 )
             ]
         )
+    no_wrap = np.zeros_like(grids.wrapable)
     for split in product(*choices):
         tg = tgrid.copy()
         rg = rgrid.copy()
@@ -441,27 +454,22 @@ def _wrap_splits(tgrid, rgrid, wrapable, n_jokers: int, *, pins=None, rack_high:
             rg[0, c] -= high - from_table
             tg[last, c] = from_table
             rg[last, c] = high - from_table
-        yield tg, rg
+        yield grids._replace(table=tg, rack=rg, wrapable=no_wrap)
 
 
-def _passes(tab: _Tables, tgrid, rgrid, gain, wrapable, allow_group, n_jokers: int, bounds, meter: Meter,
-            beam: int = 0, step_cap: int = 0, *, pins: PinGrids | None = None, host=None) -> int:  # fmt: skip
+def _passes(tab: _Tables, grids: Grids, bounds, meter: Meter, beam: int = 0, step_cap: int = 0, *,
+            pins: PinGrids | None = None, host: HostFields | None = None) -> int:  # fmt: skip
     """The kernel with each floor of ``bounds`` in turn (see ``_search``), in one compiled call
     (``_run_passes``); ``pins``: the kernel's pin grids (``pins.pin_grids``), none by default;
-    ``host``: the kernel's host arguments (``_host_args``), none by default."""
-    buf = _buffers()
+    ``host``: the kernel's host fields (``_host_fields``), none by default."""
     if pins is None:
-        pins = _no_pins(tgrid.shape)
-    # ``_kernel``'s arguments before and after the pass's own (rest gains, floor, limit, beam)
-    head = (
-        tgrid, rgrid, gain, wrapable, allow_group, n_jokers,
-        tab.move_start, tab.move_end, tab.moves, tab.group_jokers, tab.width,
-        tab.jokers_at, tab.n_at, tab.m_at, tab.low_at, tab.low_bits, tab.n_bits, tab.m_bits,
-        buf.keys, buf.scores, buf.parents, buf.actions, buf.htab, buf.hinfo,
-        tab.final_jokers, tab.debt, tab.needy,
-    )  # fmt: skip
-    tail = (*pins, tab.pin_drop, tab.pin_add, meter.options.prune_dead, host)
-    best, created = _run_passes(head, tail, np.array(bounds, dtype=np.int64), meter.limit(), beam, step_cap)
+        pins = _no_pins(grids.table.shape)
+    bounds = np.array(bounds, dtype=np.int64)
+    # (the records cross into compiled code as plain tuples, named again there: numba reads a
+    # named tuple's field names each call, which took a few microseconds a call)
+    records = tuple(grids), tuple(tab.kernel), tuple(_buffers()), tuple(pins)
+    limit, prune = meter.limit(), meter.options.prune_dead
+    best, created = _run_passes(*records, host, bounds, limit, beam, step_cap, prune)
     meter.spend(int(created))
     if best == OVER_BUDGET:
         raise SearchBudgetSpent
@@ -478,13 +486,15 @@ def _less_pins(table_counts: np.ndarray, pins) -> np.ndarray | None:
     return None if (out < 0).any() else out
 
 
-def _host_args(tab: _Tables, n_rj: int, profile: RuleProfile, freed: int) -> tuple:
-    """The kernel's host arguments of a search that tracks the host sets of ``freed`` (one or
-    two) freed jokers: the fields sit above the key's other fields (with wrap, the kernel's
+def _host_fields(tab: _Tables, n_rj: int, profile: RuleProfile, freed: int) -> HostFields:
+    """The kernel's record of a search that tracks the host sets of ``freed`` (one or two)
+    freed jokers: the fields sit above the key's other fields (with wrap, the kernel's
     per-colour low counts are unused: ``_wrap_splits``)."""
-    second = tab.low_at + HOST_BITS if freed == 2 else -1
-    totals = _group_totals(profile, tab.group_jokers.shape)
-    return (tab.low_at, n_rj, *type_arrays(tab.types), totals, second)
+    at = tab.kernel.low_at
+    after_tile, after_joker, closes, top_jokers = type_arrays(tab.types)
+    totals = _group_totals(profile, tab.kernel.group_jokers.shape)
+    second = at + HOST_BITS if freed == 2 else -1
+    return HostFields(at, n_rj, after_tile, after_joker, closes, top_jokers, totals, second)
 
 
 @lru_cache(maxsize=64)
@@ -520,20 +530,37 @@ def _group_totals(profile: RuleProfile, shape: tuple[int, int]) -> np.ndarray:
 def _no_pins(shape: tuple[int, int]) -> PinGrids:
     """The kernel's pin grids of a search without pins (shared: never written)."""
     zeros = np.zeros(shape, dtype=np.int64)
-    return zeros, zeros, zeros, zeros, zeros
+    return PinGrids(zeros, zeros, zeros, zeros, zeros)
+
+
+class Pass(NamedTuple):
+    """The kernel's record of one pass (``_run_passes`` makes one per floor): its floor, its
+    budget, its beam."""
+
+    rest_gain: np.ndarray  # (P * C,) most score the rack tiles after each colour step can still add
+    bound: int  # the floor: states whose score plus ``rest_gain`` stays below it are dropped
+    limit: int  # states this pass may create (the search budget left): past it, OVER_BUDGET
+    beam: int  # 0: exact; else keep the ``beam`` best states of each step (a heuristic pass)
+    step_cap: int  # with ``beam``: states a step may create (best states are expanded first)
+    debt_unit: int  # with ``beam``: the rank a state loses per tile its open runs still need
+    prune: bool  # an exact pass leaves out dead-end states (``SearchOptions.prune_dead``)
 
 
 @numba.njit(cache=True, nogil=True)
-def _run_passes(head, tail, bounds, limit, beam, step_cap):
+def _run_passes(grids, tables, buffers, pins, host, bounds, limit, beam, step_cap, prune):
     """``_kernel`` with each floor of ``bounds`` in turn until a pass finds a final state:
     (its index, or NO_STATE / OVERFLOW / OVER_BUDGET; the states created by all passes, within
-    ``limit``). ``head`` and ``tail``: the kernel's arguments before and after the pass's own.
+    ``limit``). ``grids``, ``tables``, ``buffers``, ``pins``: the kernel's records as plain
+    tuples (``_passes``), named again here; ``host``: its ``HostFields`` or None; the same for
+    every pass, and each pass gets its own ``Pass`` (``prune``: an exact pass leaves out dead-end
+    states, ``SearchOptions.prune_dead``).
     Without a beam, where jokers are to be placed and the first floor asks for every rack tile,
     a narrow beam pass (``PROBE_BEAM`` states a step, keeping only states that still place every
     rack tile) goes first: a final state that reaches that floor is the optimum, so it settles
     the search whenever it finds one, at a fraction of the exact pass on big tables with jokers
     (without jokers to place the exact pass is cheap: the probe would only add a pass)."""
-    rgrid, gain, n_jokers = head[1], head[2], head[5]
+    grids, tables, buffers, pins = Grids(*grids), KernelTables(*tables), Buffers(*buffers), PinGrids(*pins)
+    rgrid, gain, n_jokers = grids.rack, grids.gain, grids.n_jokers
     n_pos, n_col = rgrid.shape
     n_steps = n_pos * n_col
     rest_gain = np.empty(n_steps, dtype=np.int64)
@@ -559,8 +586,8 @@ def _run_passes(head, tail, bounds, limit, beam, step_cap):
             bound, b, cap = bounds[0], PROBE_BEAM, PROBE_BEAM * PROBE_CAP
         else:
             bound, b, cap = bounds[k - (1 if probe else 0)], beam, step_cap
-        # (a compiled call: mypy reads numba's Dispatcher stub, not the kernel's signature)
-        best, made = _kernel(*head, rest_gain, bound, limit - created, b, cap, debt_unit, *tail)  # type: ignore[call-arg]
+        pass_ = Pass(rest_gain, bound, limit - created, b, cap, debt_unit, prune)
+        best, made = _kernel(grids, tables, buffers, pass_, pins, host)
         created += made
         if best != NO_STATE:
             break

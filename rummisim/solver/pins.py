@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -117,8 +118,14 @@ def pin_grows(pin: Pin, profile: RuleProfile) -> bool:
     return len(pin.tiles) < profile.tileset.values and not pin_tail(pin, profile)
 
 
-# the kernel's five pin grids: start, end, absorb, join_a, join_c (``pin_grids``)
-PinGrids = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+class PinGrids(NamedTuple):
+    """The kernel's record of the pins (``pin_grids``), each grid (positions, colours)."""
+
+    start: np.ndarray  # pinned runs whose first tile is there
+    end: np.ndarray  # pinned runs whose last tile is there and that grow on (``pin_grows``)
+    absorb: np.ndarray  # pinned groups (or ``pin_tail`` runs) that may take one tile of that face
+    join_a: np.ndarray  # pinned runs starting there that a run of type A may join (``pin_joins``)
+    join_c: np.ndarray  # ... that a run of type C may join
 
 
 def pin_grids(pins: tuple[Pin, ...], n_pos: int, profile: RuleProfile) -> PinGrids:
@@ -143,4 +150,4 @@ def pin_grids(pins: tuple[Pin, ...], n_pos: int, profile: RuleProfile) -> PinGri
         else:
             for c in pin.missing:
                 absorb[pin.first, c] += 1
-    return start, end, absorb, join_a, join_c
+    return PinGrids(start, end, absorb, join_a, join_c)

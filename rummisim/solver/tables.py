@@ -8,8 +8,9 @@ tiles set aside for groups: ``STARTS_AT``, ``X_AT``, ``G_AT``); each group step'
 is the number of jokers its groups take.
 
 ``_tables`` builds, per profile, copies and jokers in play, the run types, every colour
-move and the key's fields (``_Tables``), or ``None`` where the key cannot hold them (more than
-``MAX_OPEN_RUNS`` open runs per colour, past ``MAX_KEY_BITS``). Pure; no I/O.
+move and the key's fields (``_Tables``; the kernel's record of them: ``KernelTables``), or
+``None`` where the key cannot hold them (more than ``MAX_OPEN_RUNS`` open runs per colour,
+past ``MAX_KEY_BITS``). Pure; no I/O.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
+from typing import NamedTuple
 
 import numpy as np
 
@@ -46,6 +48,36 @@ OVER_BUDGET = -3  # the search budget is spent
 NO_STATE = -1
 
 
+class KernelTables(NamedTuple):
+    """The kernel's record of a ``_Tables`` (``_Tables.kernel``, built once with it): the moves
+    of a colour state, what each colour state still needs, and the state key's layout. A colour
+    state is an index into the multisets of open runs by type (``_Tables.dec``)."""
+
+    # (states, copies + 1) the first row of ``moves`` of a colour state whose runs (new runs
+    # included) take ``u`` tiles of the face, and one past its last row
+    move_start: np.ndarray
+    move_end: np.ndarray
+    moves: np.ndarray  # rows (new colour state, jokers, action bits), by jokers within a block
+    group_jokers: np.ndarray  # (n, m) jokers the groups of a value need; -1 if none can form
+    final_jokers: np.ndarray  # (states,) leading jokers that close its runs at the end; -1: none
+    debt: np.ndarray  # (states,) items its open runs still need (the beam's ranking)
+    needy: np.ndarray  # (states,) its open runs that must take an item (tile or joker) next
+    pin_drop: np.ndarray  # (states, 2) it less one run of type A / C (that joins a pin); -1: none
+    pin_add: np.ndarray  # (states,) it plus one valid run E (a pinned run ends); -1: too many
+    # the key: per colour its state (colour ``c`` at bit ``c * width``), then the jokers placed
+    # so far (3 bits), the tiles of the current value set aside for groups (``n_bits``), the
+    # most of one colour among them (``m_bits``), and with wrap per colour the 1s used low
+    # (``low_bits`` each); the ``*_at`` fields are their first bits
+    width: int
+    jokers_at: int
+    n_at: int
+    m_at: int
+    low_at: int
+    low_bits: int
+    n_bits: int
+    m_bits: int
+
+
 @dataclass(frozen=True)
 class _Tables:
     """Encodings of one profile, built once: colour states, their moves, group jokers."""
@@ -53,23 +85,7 @@ class _Tables:
     types: RunTypes
     max_runs: int
     dec: np.ndarray  # (states, types) open runs by type
-    final_jokers: np.ndarray  # (states,) leading jokers that close its runs at the end; -1: none
-    debt: np.ndarray  # (states,) items its open runs still need (the beam's ranking)
-    needy: np.ndarray  # (states,) open runs that must take an item (a tile or a joker) next
-    move_start: np.ndarray  # (states, copies + 1) -> first row of the moves with u tiles for runs
-    move_end: np.ndarray
-    moves: np.ndarray  # rows (new state, jokers, action bits), by jokers within a block
-    group_jokers: np.ndarray  # (n, m) -> jokers the groups of a value need, -1 if none can form
-    pin_drop: np.ndarray  # (states, 2) the state less one run of type A / C (joins a pin); -1
-    pin_add: np.ndarray  # (states,) the state plus one valid run E (a pin ends); -1
-    width: int  # bits of a colour state
-    n_bits: int
-    m_bits: int
-    low_bits: int
-    jokers_at: int
-    n_at: int
-    m_at: int
-    low_at: int
+    kernel: KernelTables  # the moves, the per-state tables and the key's layout
 
 
 def _bits(n: int) -> int:
@@ -179,28 +195,11 @@ def _tables(profile: RuleProfile, copies: int, n_jokers: int, relax_cap: bool = 
         return None
     for arr in (dec, final_jokers, debt, needy, move_start, move_end, moves, group_jokers, pin_drop, pin_add):
         arr.setflags(write=False)
-    return _Tables(
-        types,
-        max_runs,
-        dec,
-        final_jokers,
-        debt,
-        needy,
-        move_start,
-        move_end,
-        moves,
-        group_jokers,
-        pin_drop,
-        pin_add,
-        width,
-        n_bits,
-        m_bits,
-        low_bits,
-        jokers_at,
-        n_at,
-        m_at,
-        low_at,
-    )
+    kernel = KernelTables(
+        move_start, move_end, moves, group_jokers, final_jokers, debt, needy, pin_drop, pin_add,
+        width, jokers_at, n_at, m_at, low_at, low_bits, n_bits, m_bits,
+    )  # fmt: skip
+    return _Tables(types, max_runs, dec, kernel)
 
 
 # The action word of a colour step: for each run type ``k`` the runs extended by a tile (bits
