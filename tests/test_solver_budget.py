@@ -266,14 +266,18 @@ def test_the_integer_program_is_charged_its_model_per_node(standard):
         solve_milp(*args, **opts, units=free.nodes - 1)
 
 
-def test_a_search_that_gave_up_is_no_timeout():
+def test_a_search_that_gave_up_is_no_timeout(monkeypatch):
     """Under a budget profile (``guide-strict-joker``: a timeout draws a penalty tile) a search that
-    gives up at a corner of the exact search's scope (a pinned run that could host the freed
-    joker) is an answer, not a budget run out: the bot plays it."""
+    gives up at a corner of the exact search's scope is an answer, not a budget run out: the bot
+    plays it. The corner: a pinned run that could host the freed joker, with the sets it grows
+    into left out (0.3.0's search; 0.3.1 tries them, ``hosts.grown_pin_hosts``)."""
     from helpers import turn_view  # noqa: PLC0415
 
+    import rummisim.solver.jokers as jokers  # noqa: PLC0415
     from rummisim.bots import make_bot  # noqa: PLC0415
     from rummisim.contract import OutOfBudget, Play  # noqa: PLC0415
+
+    monkeypatch.setattr(jokers, "_grown_pins", lambda *args: None)
 
     strict = load_profile("guide-strict-joker")
     table_text = "J(B3) B4 B5 B6 B7 | R3 R4 R5 R6 J(R7) | R7 R8 R9 R10 R11 R12"
