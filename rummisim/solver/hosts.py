@@ -61,12 +61,8 @@ def freed_joker_hosts(
 
     def sourced(codes, rack_joker: bool):
         """Table-first sources, then every way to take just enough rack copies to count."""
-        forced = [c for c in codes if table_counts[c] == 0]
-        optional = [c for c in codes if table_counts[c] > 0 and rack_counts[c] > 0]
-        need = max(0, HOST_RACK_ITEMS - len(forced) - rack_joker)
-        for chosen in combinations(range(len(optional)), min(need, len(optional))):
-            picked = [optional[i] for i in chosen]
-            yield [(c, c in forced or c in picked) for c in codes]
+        for from_rack in _rack_choices(codes, table_counts, rack_counts, rack_joker):
+            yield [(c, c in from_rack) for c in codes]
 
     try:
         _enumerate_hosts(table_counts, rack_counts, profile, freed, add, sourced)
@@ -158,25 +154,12 @@ def relaxed_hosts(new_table, table_counts, rack_counts, profile: RuleProfile, le
     def add(numbered: list[int], joker_faces: list[int]) -> None:
         if not 1 <= len(joker_faces) <= most or len(numbered) < MIN_NUMBERED_TILES:
             return
-        rack_only = [c for c in numbered if table_counts[c] <= 0]
-        both = [c for c in numbered if table_counts[c] > 0 and rack_counts[c] > 0]
-        if any(rack_counts[c] < rack_only.count(c) for c in set(rack_only)):
-            return
-        need = max(0, HOST_RACK_ITEMS - len(rack_only))
-        if len(both) < need:
-            return
-        from_rack = rack_only + both[:need]
-        from_table = list(numbered)
-        for c in from_rack:
-            from_table.remove(c)
-        if any(table_counts[c] < from_table.count(c) for c in set(from_table)):
-            return
-        meld = _meld(
-            tuple(numbered) + (joker,) * len(joker_faces), tuple(numbered) + tuple(joker_faces), profile
-        )
-        if meld is not None:
-            host = (meld, tuple(sorted(from_table)), tuple(sorted(from_rack)))
-            found.setdefault(host, host)
+        # the first sourcing only: a candidate, not a complete list
+        from_rack: list[int] = next(_rack_choices(numbered, table_counts, rack_counts), [])
+        if len(from_rack) >= HOST_RACK_ITEMS:
+            host = _sourced_host(numbered, joker_faces, from_rack, table_counts, rack_counts, profile)
+            if host is not None:
+                found.setdefault(host, host)
 
     # the sets as they are first (those that hold a joker), then with one more joker, then parts
     for stage in range(3):
@@ -254,27 +237,42 @@ def grown_pin_hosts(pin: Pin, table_counts, rack_counts, profile: RuleProfile) -
 
 
 def _add_sourced(found, codes, joker_faces, table_counts, rack_counts, profile: RuleProfile) -> None:
-    """Each sourcing of ``codes`` (table copies first, then just enough rack copies to make two
-    rack items) that the pools hold, as a host with jokers at ``joker_faces``."""
-    joker = profile.tileset.joker
+    """Each sourcing of ``codes`` (``_rack_choices``) that the pools hold, as a host with jokers
+    at ``joker_faces``."""
     need = {c: codes.count(c) for c in set(codes)}
     if any(table_counts[c] + rack_counts[c] < n for c, n in need.items()):
         return
-    rack_only = [c for c in codes if table_counts[c] == 0]
-    optional = [c for c in codes if table_counts[c] > 0 and rack_counts[c] > 0]
-    more = max(0, HOST_RACK_ITEMS - len(rack_only))
-    for chosen in combinations(range(len(optional)), min(more, len(optional))):
-        from_rack = rack_only + [optional[i] for i in chosen]
+    for from_rack in _rack_choices(codes, table_counts, rack_counts):
         if len(from_rack) < HOST_RACK_ITEMS:
             return
-        from_table = list(codes)
-        for c in from_rack:
-            from_table.remove(c)
-        if any(rack_counts[c] < from_rack.count(c) for c in set(from_rack)):
-            continue
-        if any(table_counts[c] < from_table.count(c) for c in set(from_table)):
-            continue
-        meld = _meld(tuple(codes) + (joker,) * len(joker_faces), tuple(codes) + tuple(joker_faces), profile)
-        if meld is not None:
-            host = (meld, tuple(sorted(from_table)), tuple(sorted(from_rack)))
+        host = _sourced_host(codes, joker_faces, from_rack, table_counts, rack_counts, profile)
+        if host is not None:
             found.setdefault(host, host)
+
+
+def _rack_choices(codes, table_counts, rack_counts, rack_jokers: int = 0):
+    """The rack copies a host of ``codes`` takes: table copies first, so the codes only the rack
+    holds, then each way to add just enough codes both hold to make two rack items (with
+    ``rack_jokers``); fewer where the codes cannot make them."""
+    forced = [c for c in codes if table_counts[c] <= 0]
+    optional = [c for c in codes if table_counts[c] > 0 and rack_counts[c] > 0]
+    need = max(0, HOST_RACK_ITEMS - len(forced) - rack_jokers)
+    for chosen in combinations(range(len(optional)), min(need, len(optional))):
+        yield forced + [optional[i] for i in chosen]
+
+
+def _sourced_host(codes, joker_faces, from_rack, table_counts, rack_counts, profile: RuleProfile):
+    """The host of ``codes`` (``from_rack`` its rack copies, the rest table copies) and jokers at
+    ``joker_faces``, or None where the pools do not hold those copies or they form no set."""
+    from_table = list(codes)
+    for c in from_rack:
+        from_table.remove(c)
+    if any(rack_counts[c] < from_rack.count(c) for c in set(from_rack)):
+        return None
+    if any(table_counts[c] < from_table.count(c) for c in set(from_table)):
+        return None
+    joker = profile.tileset.joker
+    meld = _meld(tuple(codes) + (joker,) * len(joker_faces), tuple(codes) + tuple(joker_faces), profile)
+    if meld is None:
+        return None
+    return meld, tuple(sorted(from_table)), tuple(sorted(from_rack))

@@ -374,8 +374,10 @@ def _host_sets_search(
     best: _Found = (NO_BOUND, table, ())
     bounds = []
     # a pinned run grown into the host: the pin released, its jokers no longer kept ones
-    tries = [(host, virtual, pinned, 0) for host in hosts] + [(h, v, p, 1) for h, v, p in grown]
-    for host, kept, pins, from_pin in tries:
+    # (host, kept faces, pins, freed jokers it holds: a grown pin's jokers are its kept ones and one)
+    tries = [(host, virtual, pinned, freed_in(host, ts.joker)) for host in hosts]
+    tries += [(host, kept, pins, 1) for host, kept, pins in grown]
+    for host, kept, pins, freed in tries:
         if floor > top:
             break  # a play of the whole rack is known
         host_cap[0] -= 1
@@ -392,7 +394,7 @@ def _host_sets_search(
             return None
         if found[0] < floor:
             continue
-        if from_pin or left == freed_in(host, ts.joker):  # every freed joker has its set: legal
+        if left == freed:  # every freed joker has its set: a legal play
             if not _legal(profile, table, full_rack, found):
                 meter.fail(GiveUp.HOSTS_REFUSED)
                 return None
