@@ -14,7 +14,8 @@ seeded ``numpy`` generator draws within each), and writes them to
 made (``exact``: those not of a rollout's fast policy, ``solve(exact=False)``, whose give-ups are
 by design), how many of the exact ones gave up in play (``Solution.give_up``) and why, and how
 many the integer program answered (``Solution.method == "milp"``: none, for a profile the dynamic
-program encodes).
+program encodes). ``--give-ups FILE`` also writes each exact search that gave up, one JSON line
+(the position, its profile and lineup, and ``Solution.give_up``), to study the corners left.
 
 The sets are committed, so that the timings are taken on the same positions from run to run;
 re-record them (this script) when the bots or the rules change what gets searched.
@@ -106,6 +107,7 @@ def main() -> int:
     parser.add_argument("--per-set", type=int, default=240, help="positions kept per set")
     parser.add_argument("--profile", action="append", default=None, help="a built-in profile (repeatable)")
     parser.add_argument("--lineup", action="append", default=None, choices=sorted(LINEUPS))
+    parser.add_argument("--give-ups", type=Path, default=None, help="write the exact searches that gave up")
     args = parser.parse_args()
     names = chosen_profiles(parser, args.profile)
     lineups = args.lineup or list(LINEUPS)
@@ -113,7 +115,8 @@ def main() -> int:
     seen: list[dict] = []
     gave_up: Counter = Counter()
     searches: Counter = Counter()
-    current: list = [None]
+    current: list = [None, None]  # the profile and lineup being played
+    corners: list[str] = []  # JSON lines of the exact searches that gave up
 
     def record(call_args, call_kwargs, solution, took):
         profile = current[0]
@@ -123,6 +126,9 @@ def main() -> int:
         quick = call_kwargs.get("exact", True) is False  # a rollout's fast policy search
         if solution.give_up is not None and not quick:
             gave_up[solution.give_up.value] += 1
+            why = solution.give_up.value
+            corner = {**seen[-1], "profile": profile.name, "lineup": current[1], "give_up": why}
+            corners.append(json.dumps(corner, sort_keys=True) + "\n")
         if solution.method == "milp":
             gave_up["milp"] += 1
         searches["quick" if quick else "exact"] += 1
@@ -136,7 +142,7 @@ def main() -> int:
             seen.clear()
             gave_up.clear()
             searches.clear()
-            current[0] = profile
+            current[:] = [profile, lineup]
             start = time.perf_counter()
             for seed in range(args.games):
                 play_game(profile, LINEUPS[lineup], seed)
@@ -153,6 +159,8 @@ def main() -> int:
                 f"{name + ' / ' + lineup:40s} {len(seen):>9d} {searches['exact']:>7d} {len(kept):>5d} "
                 f"{min(sizes):>3d}-{max(sizes):<3d} {total:>8d}  {why or '-'}  {took:.0f}"
             )
+    if args.give_ups is not None:
+        args.give_ups.write_text("".join(corners))
     return 0
 
 

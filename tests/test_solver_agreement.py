@@ -268,6 +268,10 @@ FOUND = [
     # 4925d58); found by the DP-scope sweep
     ("guide-strict-joker", "K5 J(R5) B5", "R5", False, "tiles"),
     ("guide-strict-joker", "K2 R2 J(B2) | K9 R9 O9 | K11 K12 K13", "R12 O5 B2 B9", False, "tiles"),
+    # reuse: new_set, two freed jokers each in its own R11 J(R12) R13 (rack: no R12): the MILP
+    # allowed one copy of a new set per rack tile at its faces plus one, so one such set (fixed in
+    # 0.3.2); found by the 30-minute fuzz run of 0.3.1 (seed 33101)
+    ("polish-40", "J(K13) O13 J(B13)", "K13 R11 R11 R13 R13 B13", False, "tiles"),
 ]
 
 

@@ -633,7 +633,8 @@ def _add_new_sets(
     and rack tiles only, the numbered ones claimed from the rack per code (``x - j`` at each
     face) and the other jokers from the rack (``sum j - x``). No kept table joker sits there,
     so these are no slots of ``slot_rows``. Copies of one set are ordered (``x1 <= x0``), no
-    more of them than table jokers to free."""
+    more of them than table jokers to free (each copy's own freed joker may stand at the same
+    face as the others': ``R11 J(R12) R13`` twice from one R12-less rack)."""
     hosts: list[_Host] = []
     catalogue = set_catalogue(profile)
     for faces in catalogue.faces:
@@ -641,7 +642,7 @@ def _add_new_sets(
         missing = sum(1 for f in faces if r[f] == 0)
         if max(missing, 1) > min(per_copy, 1 + r_jokers):
             continue
-        copies = min(freeable, min(int(r[f]) + 1 + r_jokers for f in faces))
+        copies = freeable
         for x in _ordered_copies(model, copies):
             jokers = []
             size_row = {x: float(per_copy)}
