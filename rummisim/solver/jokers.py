@@ -73,7 +73,9 @@ from rummisim.solver.hosts import (
 from rummisim.solver.opening import new_set_hosts
 from rummisim.solver.passes import (
     NO_BOUND,
+    Undecoded,
     _best,
+    _best_or_bound,
     _Found,
     _less_pins,
     _pools,
@@ -94,7 +96,9 @@ def _solve_rack(
     floor: int | None = None,
 ) -> _Found | None:
     """The best play of ``rack`` (score, new table, played), or None if unknown.
-    Locked table jokers: a bound per choice of keeping or freeing each, then ``_settle``.
+    Locked table jokers: a bound per choice of keeping or freeing each, then ``_settle``; a
+    choice whose best steps do not decode (``passes.Undecoded``) is a bound that another choice's
+    play may still reach (else, under ``Meter.settle``, the best legal play, not proven).
     With ``floor``, only a play scoring at least ``floor`` is looked for (the searches prune
     below it): the answer is the best play when that reaches ``floor``, else a score below it."""
     ts = profile.tileset
@@ -121,6 +125,7 @@ def _solve_rack(
     # when that settles nothing, search in full
     for prune in (True, False):
         results = []
+        undecoded = None  # the best bound of a choice whose steps did not decode
         for choice in product(*options):
             forced = tuple(f for freed, f in choice if freed)
             if any(forced.count(f) > rack_counts[f] for f in forced):
@@ -137,12 +142,17 @@ def _solve_rack(
                     return None
                 if opts["pinned"] is NO_PINS:
                     continue  # kept jokers of one set at faces no set holds
-            found = _best(rack, table, profile, objective, meter, **opts)
-            if found is None:
+            found = _best_or_bound(rack, table, profile, objective, meter, **opts)
+            if found is None or (isinstance(found, Undecoded) and not meter.settle):
                 return None
+            if isinstance(found, Undecoded) and not forced:  # no freed joker: a bound only
+                undecoded = found.score if undecoded is None else max(undecoded, found.score)
+                continue
             results.append((found, virtual, forced, opts.get("pinned", ())))
         results.sort(key=lambda r: -r[0][0])
-        settled = _settle(results, rack, full_rack, table, profile, objective, prune, host_cap, meter, floor)
+        settled = _settle(
+            results, rack, full_rack, table, profile, objective, prune, host_cap, meter, floor, undecoded
+        )
         if settled is not None:
             return settled
         if host_cap[0] < 0 or host_cap[1] < 0:
@@ -199,18 +209,25 @@ def _legal(profile, table, full_rack, found: _Found) -> bool:
 
 
 def _settle(
-    results, rack, full_rack, table, profile, objective, prune, host_cap, meter, floor=None
+    results, rack, full_rack, table, profile, objective, prune, host_cap, meter, floor=None, undecoded=None
 ) -> _Found | None:
     """The best legal play from the bounds of each joker choice (best first): the first legal
     play, unless a better bound freed jokers; such a choice is then solved exactly by
     ``_hosted`` (the sets that may hold the freed jokers), above the legal play found (and
     ``floor``, when given). Where that gives up: None, or under ``Meter.settle`` the best legal
-    play found so far (``Meter.cut``; the rest of the search then quick, ``Meter.quick``)."""
+    play found so far (``Meter.cut``; the rest of the search then quick, ``Meter.quick``).
+    A choice that frees jokers and whose steps did not decode (``passes.Undecoded``) goes to
+    ``_hosted`` like one whose play is refused. ``undecoded``: the best bound of the choices that
+    free none and did not decode (under ``Meter.settle``): the answer is proven only where a
+    legal play reaches it."""
     best: _Found | None = None
     pending = []
     for found, virtual, forced, pinned in results:
         if best is not None and found[0] <= best[0]:
             break
+        if isinstance(found, Undecoded):
+            pending.append((found, virtual, forced, pinned))
+            continue
         if not found[2]:
             best = (found[0], table, ())
             break
@@ -234,7 +251,7 @@ def _settle(
             above = max(above, floor)
         args = (rack, full_rack, table, profile, objective, virtual, forced)
         sub = None
-        if not meter.quick and profile.jokers.reuse == "two_rack_tiles":
+        if not meter.quick and profile.jokers.reuse == "two_rack_tiles" and not isinstance(found, Undecoded):
             why = meter.why
             sub = _guided(*args, found, prune, meter, pinned)
             meter.why = why
@@ -254,6 +271,8 @@ def _settle(
         if sub[2] and sub[0] >= above:
             best = sub
             meter.keep(best)
+    if undecoded is not None and (unsettled is None or undecoded > unsettled[0]):
+        unsettled = (undecoded, GiveUp.DECODE)
     if unsettled is not None and (best is None or best[0] < unsettled[0]):
         # the best legal play so far, not proven best; the rest of the search quick
         meter.cut = meter.quick = True

@@ -22,11 +22,15 @@ def restore_jokers(
     still holds a numbered tile and at most ``jokers.max_per_set`` jokers (the one with the
     most numbered tiles, outside the indices in ``avoid`` where one can take it); where no set
     can, a run of ``runs`` holding the face is cut in two valid runs so that the part with the
-    face can (``_cut_for_joker``: the DP's long runs hold the faces of several kept jokers);
-    False if none can take it. ``sets``: lists (tiles, faces); a cut's new run is appended to
-    ``sets`` and to ``runs``."""
+    face can (``_cut_for_joker``: the DP's long runs hold the faces of several kept jokers).
+    Where that greedy pass leaves a joker without a set, the sets are put back and every way of
+    homing the jokers is tried (``_home_all``: the first joker's best set may be the only one
+    the second could take). False if none can take them. ``sets``: lists (tiles, faces); a
+    cut's new run is appended to ``sets`` and to ``runs``."""
     joker = profile.tileset.joker
     cap = profile.jokers.max_per_set
+    before = [(list(tiles), list(faces)) for tiles, faces in sets]
+    n_sets, n_runs = len(sets), 0 if runs is None else len(runs)
     for face in virtual:
         best = _joker_home(sets, face, joker, cap, avoid)
         if best is None and runs is not None:
@@ -38,26 +42,50 @@ def restore_jokers(
                     best = _joker_home(sets, face, joker, cap, avoid)
                     break
         if best is None:
-            return False
+            for (tiles, faces), (tiles_0, faces_0) in zip(sets, before, strict=False):
+                tiles[:], faces[:] = tiles_0, faces_0
+            del sets[n_sets:]
+            if runs is not None:
+                del runs[n_runs:]
+            return _home_all(sets, list(virtual), joker, cap, avoid)
         tiles = sets[best][0]
         tiles[tiles.index(face)] = joker
     return True
 
 
+def _home_all(sets, faces: list[int], joker: int, cap: int, avoid) -> bool:
+    """Every kept joker of ``faces`` turned back in some set (``_homes``, best first), searched
+    depth-first; False (the sets as they were) where no assignment fits them all."""
+    if not faces:
+        return True
+    face = faces[0]
+    for i in _homes(sets, face, joker, cap, avoid):
+        tiles = sets[i][0]
+        at = tiles.index(face)
+        tiles[at] = joker
+        if _home_all(sets, faces[1:], joker, cap, avoid):
+            return True
+        tiles[at] = face
+    return False
+
+
 def _joker_home(sets, face: int, joker: int, cap: int, avoid) -> int | None:
     """``restore_jokers``'s set for a kept joker of ``face``, or None."""
-    best, best_key = None, None
+    return next(iter(_homes(sets, face, joker, cap, avoid)), None)
+
+
+def _homes(sets, face: int, joker: int, cap: int, avoid) -> list[int]:
+    """The sets that could turn a tile of ``face`` into a kept joker (keeping a numbered tile and
+    at most ``cap`` jokers), best first: outside ``avoid``, most numbered tiles, fewest jokers."""
+    homes = []
     for i, (tiles, _) in enumerate(sets):
         if face not in tiles:
             continue
         numbered = sum(t != joker for t in tiles)
         jokers = len(tiles) - numbered
-        if numbered - 1 < MIN_NUMBERED_TILES or jokers + 1 > cap:
-            continue
-        key = (i not in avoid, numbered, -jokers)
-        if best_key is None or key > best_key:
-            best, best_key = i, key
-    return best
+        if numbered - 1 >= MIN_NUMBERED_TILES and jokers + 1 <= cap:
+            homes.append(((i not in avoid, numbered, -jokers), i))
+    return [i for _, i in sorted(homes, key=lambda h: h[0], reverse=True)]
 
 
 def _cut_for_joker(run, face: int, profile: RuleProfile):

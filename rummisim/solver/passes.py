@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import product
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -91,6 +91,14 @@ from rummisim.solver.tables import (
 _Found = tuple[int, tuple[Meld, ...], tuple[int, ...]]  # score, new table, played
 
 
+class Undecoded(NamedTuple):
+    """A pass's best score whose steps the decoding could not turn into a legal table (spare or
+    kept jokers past ``max_per_set``, ``GiveUp.DECODE``): an upper bound of its plays, no play
+    (``_best(..., bound_if_undecoded=True)``)."""
+
+    score: int
+
+
 def _tile_counts(rack, table, ts) -> tuple[np.ndarray, np.ndarray]:
     """The table's and the rack's tile counts, by code."""
     table_counts = np.bincount(
@@ -129,7 +137,13 @@ def _pools(rack, table, profile, objective, virtual, forced, hosts=(), counts=No
     return table_counts, rack_counts, offset
 
 
-def _best(
+def _best(*args: Any, **kwargs: Any) -> _Found | None:
+    """``_best_or_bound`` where a decoding that fails (``GiveUp.DECODE``) answers None."""
+    found = _best_or_bound(*args, **kwargs)
+    return None if isinstance(found, Undecoded) else found
+
+
+def _best_or_bound(
     rack: tuple[int, ...],
     table: tuple[Meld, ...],
     profile: RuleProfile,
@@ -145,7 +159,7 @@ def _best(
     pinned: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = (),
     host: bool = False,
     kept_outside_hosts: bool = False,
-) -> _Found | None:
+) -> _Found | Undecoded | None:
     """(score, new table, played) of the best play, treating table jokers as free,
     except ``virtual``: table jokers kept at these faces (tiles of that face in the DP, jokers
     again in the answer); ``forced``: rack tiles that must be played. With ``beam_states``,
@@ -158,7 +172,8 @@ def _best(
     its runs then without per-run joker counts (a relaxation of ``max_per_set``: the decoding
     refuses a set past the cap, and the caller checks the play);
     ``kept_outside_hosts``: the kept jokers go back into sets other than the host runs where
-    they can (``jokers_placed.restore_jokers``).
+    they can (``jokers_placed.restore_jokers``). Where the decoding fails: its score as an
+    ``Undecoded`` bound (a joker choice's bound, which another choice's play may still reach).
 
     The DP places only the jokers some set needs; every other joker (the table's must stay,
     the rack's score) is added afterwards where a set has room. If they do not fit, the
@@ -181,12 +196,15 @@ def _best(
     if pins is None:
         meter.fail(GiveUp.PINS)
         return None
+    relaxed = False  # a pinned set with the DP's jokers could pass ``max_per_set``
     if pins:
-        # a pinned set with the DP's jokers could pass ``max_per_set``: not tracked with pins
         cap = profile.jokers.max_per_set
-        if n_jokers + max(pin.jokers for pin in pins) > cap:
+        if n_jokers > cap:  # runs that count their jokers (``tables``) take no pins
             meter.fail(GiveUp.PINS)
             return None
+        # the kernel does not count a pin's jokers: a relaxation, whose decoded sets are checked
+        # (``make_meld``); where its best steps pass the cap, the search gives up
+        relaxed = n_jokers + max(pin.jokers for pin in pins) > cap
         table_counts = _less_pins(table_counts, pins)
         pin_jokers = sorted(
             f for pin in pins for t, f in zip(pin.tiles, pin.faces, strict=True) if t == joker
@@ -232,31 +250,37 @@ def _best(
     if best < 0:
         meter.fail(GiveUp.STATES)
         return None
-    steps = np.empty(n_steps, dtype=np.int64)
-    if _chain(buf.parents, buf.actions, best, steps) != n_steps:
-        meter.fail(GiveUp.DECODE)
-        return None
     score = int(buf.scores[best]) + offset + n_rj * item_gain(profile.jokers.penalty, objective)
-    host_sets = tuple(h[0] for h in hosts)
-    moves = None
-    if host_fields is not None:
-        split = split_host(steps, grid_of_best[0], n_pos, profile, tab.types, n_rj, n_tj)
-        if split is None:
-            meter.fail(GiveUp.DECODE)
+
+    def decoded() -> _Found | None:
+        """The play of the best final state: the chain of its steps, the tracked host sets
+        split out, the table built; None where the decoding fails."""
+        steps = np.empty(n_steps, dtype=np.int64)
+        if _chain(buf.parents, buf.actions, best, steps) != n_steps:
             return None
-        steps, moves = split
-    new_table = build_table(
-        steps, profile, tab.types, n_pos, n_jokers, virtual, host_sets, pins, moves, kept_outside_hosts
-    )
-    if new_table is None:
-        meter.fail(GiveUp.DECODE)
-        return None
-    new_tiles = np.array([t for m in new_table for t in m.tiles], dtype=np.int64)
-    played = _played(new_tiles, real_counts, full_rack_counts)
-    if played.shape[0] and played[0] < 0:
-        meter.fail(GiveUp.DECODE)
-        return None
-    return score, new_table, tuple(played.tolist())
+        moves = None
+        if host_fields is not None:
+            split = split_host(steps, grid_of_best[0], n_pos, profile, tab.types, n_rj, n_tj)
+            if split is None:
+                return None
+            steps, moves = split
+        host_sets = tuple(h[0] for h in hosts)
+        new_table = build_table(
+            steps, profile, tab.types, n_pos, n_jokers, virtual, host_sets, pins, moves, kept_outside_hosts
+        )
+        if new_table is None:
+            return None
+        new_tiles = np.array([t for m in new_table for t in m.tiles], dtype=np.int64)
+        played = _played(new_tiles, real_counts, full_rack_counts)
+        if played.shape[0] and played[0] < 0:
+            return None
+        return score, new_table, tuple(played.tolist())
+
+    found = decoded()
+    if found is None:
+        meter.fail(GiveUp.PINS if relaxed else GiveUp.DECODE)
+        return Undecoded(score)
+    return found
 
 
 @numba.njit(cache=True, nogil=True)

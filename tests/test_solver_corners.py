@@ -1,0 +1,91 @@
+"""Corners where the exact search once gave up in play (``benchmarks/record_positions.py
+--give-ups``, 0.3.1), each now settled exactly: the answer is proven, legal, and scores what the
+integer program's does.
+
+- Kept jokers whose first-choice homes collide (``jokers_placed.restore_jokers``): the greedy
+  pass put the kept J(B13) in the run that then had no room for the kept J(B12); the sets are
+  put back and every assignment tried.
+- A joker choice whose best steps do not decode (``passes.Undecoded``): its score is a bound
+  that another choice's play reaches, or (freeing jokers) its host sets are searched as for a
+  refused play, instead of the whole search giving up.
+- Pins beside rack jokers that could pass ``max_per_set`` (``beginner`` openings under
+  ``polish-40``, every table set pinned): the pass is a relaxation whose decoded sets are checked.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rummisim import load_profile, parse_table, parse_tiles
+from rummisim.moves import validate_move
+from rummisim.solver import reference_solve, solve
+from rummisim.solver.dp import without_rearrange
+from rummisim.solver.jokers_placed import restore_jokers
+
+CORNERS = [
+    # (profile, table, rack, initial, rearrange, tiles placed)
+    (
+        "polish-40",
+        "K3 J(R3) O3 | K9 R9 O9 B9 | K11 R11 B11 | J(K13) R13 O13 | B11 J(B12) B13 | K8 R8 O8 | K6 R6 O6",
+        "B3",
+        False,
+        True,
+        1,
+    ),
+    (
+        "polish-40",
+        "K5 O5 B5 | K7 R7 O7 | K9 R9 B9 | K11 J(R11) O11 | K12 R12 O12 B12 | J(R7) R8 R9 J(R10) | B10 B11 B12",
+        "K3 K5 K7 K13 R1 R7 R11 O10",
+        False,
+        True,
+        5,
+    ),
+    (
+        "polish-40",
+        "K1 R1 O1 B1 | J(K2) R2 B2 | K3 R3 O3 | K4 R4 B4 | K6 K7 K8 | J(K9) O9 B9 | K10 R10 B10 | "
+        "J(K13) R13 B13 | R5 R6 R7 | R10 J(R11) R12 R13 | R12 O12 B12 | O11 O12 O13 | B2 B3 B4 B5 B6 | "
+        "B8 B9 B10 B11 | K11 K12 K13 | K8 O8 B8",
+        "K2 K5 O6 O13",
+        False,
+        True,
+        3,
+    ),
+    ("polish-40", "O11 O12 J(O13)", "K3 K7 K11 K13 R1 R2 R6 O9 O9 B1 B4 B8 J J", True, False, 6),
+    (
+        "polish-40",
+        "J(K12) R12 B12 | J(B11) B12 B13",
+        "K3 K5 K12 R3 R5 R5 R8 O3 O13 B8 B8 B11 J J",
+        True,
+        False,
+        9,
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "table_text", "rack_text", "initial", "rearrange", "tiles"), CORNERS)
+def test_corner_is_settled_exactly(name, table_text, rack_text, initial, rearrange, tiles):
+    profile = load_profile(name)
+    table, rack = parse_table(table_text, profile), parse_tiles(rack_text, profile)
+    got = solve(rack, table, profile, initial=initial, rearrange=rearrange, budget=None)
+    assert got.method == "dp" and got.proven and got.give_up is None
+    assert got.tiles_placed == tiles
+    rules = profile if rearrange else without_rearrange(profile)
+    validate_move(rules, table, rack, got.table, got.played, opened=not initial)
+    ref = reference_solve(rack, table, profile, initial=initial, rearrange=rearrange)
+    assert (ref.tiles_placed, ref.value_placed) == (got.tiles_placed, got.value_placed)
+
+
+def test_kept_jokers_find_homes_where_the_first_choice_collides():
+    """J(B13) could go to the run or the group; the run (more numbered tiles) comes first, but
+    then J(B12), whose face only the run holds, would be its third joker (cap 2)."""
+    profile = load_profile("polish-40")
+    ts = profile.tileset
+    run_faces = list(parse_tiles("B9 B10 B11 B12 B13", profile))
+    run = (list(run_faces), run_faces)
+    run[0][1] = ts.joker  # the DP's joker at B10
+    group_faces = list(parse_tiles("R13 O13 B13", profile))
+    group = (list(group_faces), group_faces)
+    virtual = tuple(parse_tiles("B13 B12", profile))
+    assert restore_jokers([run, group], virtual, profile, runs=[run])
+    assert run[0].count(ts.joker) == 2 and group[0].count(ts.joker) == 1
+    assert run[0][3] == ts.joker and group[0][2] == ts.joker
