@@ -12,23 +12,21 @@ only builds new sets from the rack and adds tiles to table sets without breaking
 Sets follow ``melds``: a numbered tile and at most ``jokers.max_per_set`` jokers
 each (``R7 J J`` is a set under ``standard``).
 
-Turn mode goes to the dynamic program over tile values (``dp``, exact, compiled
-with numba; without rearrangement and under strict joker sets it pins the table sets
-that must stay together, and its answer is checked under ``turn.rearrange: false``),
-and so does the initial meld (``solve_dp_opening``: a value bound proves "no opening"; a
-single-set opening is the best set the rack forms; else the best "opening core", rack-only
-sets worth the threshold, beside the best play of the other tiles, also where the opening
-may touch the table and free jokers);
-positions outside its scope (an opening without rearrangement that may touch the
-table, a single-set opening that may touch the table, strict joker sets where a freed
-joker could join a pinned set or a set keeps one joker and frees another, a few
-locked-joker tables: several rack jokers beside a freed one, too many
-sets that could hold freed jokers; tables where
-its decoding cannot fit every joker within ``jokers.max_per_set``; or past its
-fixed bound of states; a DP answer that ``validate_move`` refuses, such as an opening whose
-counted set holds the freed table joker) go to the integer program (``milp``, formulation
-``windows``, then ``patterns`` if that answer fails ``validate_move``; should both
-fail, ``SolverError``, which a game records as the bot's fault).
+Every search goes to the dynamic program over tile values (``dp``, exact, compiled with
+numba): turn mode (``solve_dp``; without rearrangement and under strict joker sets it pins the
+table sets that must stay together, and its answer is checked under ``turn.rearrange: false``)
+and the initial meld (``solve_dp_opening``: a value bound proves "no opening"; a single-set
+opening is the best set the rack forms; else the best "opening core", rack-only sets worth the
+threshold, beside the best play of the other tiles, also where the opening may touch the table
+and free jokers). Where the exact search gives up (``GiveUp``: the corners listed in
+docs/solver.md, each measured per 1,000 searches in play) the answer is the best legal play of
+a bounded search, ``method="cut"``, ``proven=False``: the plays it settled, or one beam pass of
+at most ``GIVE_UP_STATES`` states. The integer program (``milp``) answers only the profiles the
+DP does not encode (``encodable``: a minimum run length other than 3, a tile set past its
+state key) and ``reference_solve``, the
+independent reference the tests and the agreement and fuzz scripts compare against (formulation
+``windows``, then ``patterns`` if that answer fails ``validate_move``; should both fail,
+``SolverError``, which a game records as the bot's fault).
 
 The search budget. ``budget`` (default: the profile's ``time_limit.search_budget``;
 ``None``: unlimited) bounds one call in deterministic search units, never wall time,
@@ -40,11 +38,10 @@ all but a quarter (``BEAM_SHARE``); when it runs out, the rest goes to one beam 
 same DP (each step keeps only its best states, ranked by score less the tiles their
 open runs still need), and its play, checked by ``validate_move``, is returned with
 ``proven=False`` (no play if it finds none). Past its joker-host limits, the DP under a
-budget settles for the best legal play of the joker choices it did settle (``Meter.settle``)
-and hands on to the integer program only if the budget left covers one node of its model;
-else that play is the answer (``method="cut"``, ``proven=False``): an exact answer there
-would take more than the budget (a turn's time). The integer program gets what is left as
-its node limit and, cut short, returns its best play found with ``proven=False``.
+budget, as without one, settles for the best legal play of the joker choices it did settle
+(``Meter.settle``; ``method="cut"``, ``proven=False``). The integer program, where it answers,
+gets the budget as its node limit and, cut short, returns its best play found with
+``proven=False``.
 Bots share one budget over the searches of a turn (``rummisim.bots.search``), and the
 engine applies the profile's ``time_limit.on_timeout`` rule.
 """
