@@ -10,6 +10,10 @@ integer program's does.
   refused play, instead of the whole search giving up.
 - Pins beside rack jokers that could pass ``max_per_set`` (``beginner`` openings under
   ``polish-40``, every table set pinned): the pass is a relaxation whose decoded sets are checked.
+- The tracked host pass under strict joker sets (``guide-strict-joker``) keeps the pins (it took
+  none and its plays broke a pinned set), and one rack copy no longer counts both for the first
+  host run and for the groups of the second freed joker (``K1 J(K2) K3`` and ``K1 R1 J(O1)`` from
+  one rack K1).
 """
 
 from __future__ import annotations
@@ -50,6 +54,15 @@ CORNERS = [
         True,
         3,
     ),
+    (
+        "guide-strict-joker",
+        "K1 K2 K3 K4 K5 | K8 R8 B8 | K9 R9 B9 | K11 R11 B11 | K11 O11 B11 | K12 R12 J(O12) | "
+        "K13 R13 O13 J(B13) | O2 O3 O4 O5 O6 O7 | O9 O10 O11 O12 | B4 B5 B6 | B5 B6 B7 B8 B9 B10",
+        "K1 K3 K6 K9 K10 K13 R1 R2 R4 R7 R8 R12 O6 O8 O12 B3 B3 B13",
+        False,
+        True,
+        16,
+    ),
     ("polish-40", "O11 O12 J(O13)", "K3 K7 K11 K13 R1 R2 R6 O9 O9 B1 B4 B8 J J", True, False, 6),
     (
         "polish-40",
@@ -89,3 +102,21 @@ def test_kept_jokers_find_homes_where_the_first_choice_collides():
     assert restore_jokers([run, group], virtual, profile, runs=[run])
     assert run[0].count(ts.joker) == 2 and group[0].count(ts.joker) == 1
     assert run[0][3] == ts.joker and group[0][2] == ts.joker
+
+
+def test_strict_sets_tracked_pass_keeps_the_pins_value_objective():
+    """``guide-strict-joker``, objective ``value``: the tracked pass without the pins split
+    ``O9 O10 O11 J(O12) O13``; with them it proves the optimum (11 tiles, 77 points)."""
+    profile = load_profile("guide-strict-joker")
+    table = parse_table(
+        "K1 R1 O1 | K2 R2 O2 | K3 R3 O3 B3 | K4 R4 B4 | K4 O4 B4 | K5 R5 O5 B5 | K6 R6 O6 | K6 R6 B6 | "
+        "K7 K8 K9 K10 K11 K12 K13 | K8 R8 O8 | K12 R12 O12 B12 | K13 R13 J(O13) | R7 R8 R9 R10 R11 R12 | "
+        "O4 O5 O6 O7 O8 O9 O10 O11 | O9 O10 O11 J(O12) O13 | B5 B6 B7 B8 B9 | B9 B10 B11 B12",
+        profile,
+    )
+    rack = parse_tiles("K1 K10 K11 R4 R9 R11 R13 O1 O13 B2 B2", profile)
+    got = solve(rack, table, profile, objective="value", budget=None)
+    assert got.method == "dp" and got.proven and (got.tiles_placed, got.value_placed) == (11, 77)
+    validate_move(profile, table, rack, got.table, got.played, opened=True)
+    ref = reference_solve(rack, table, profile, objective="value")
+    assert (ref.tiles_placed, ref.value_placed) == (11, 77)

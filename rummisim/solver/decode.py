@@ -132,10 +132,8 @@ def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple
     builds the sets it lists; with pins, ``_decode_pinned``. ``host`` (``split_host``): the host
     run joins the runs, and the groups of its value hold the freed joker beside two rack items."""
     if pins:
-        if host is not None:
-            return None
         steps = chain.tolist() if isinstance(chain, np.ndarray) else list(chain)
-        return _decode_pinned(steps, profile, types, n_pos, pins)
+        return _decode_pinned(steps, profile, types, n_pos, pins, host)
     ts = profile.tileset
     C, joker = ts.colours, ts.joker
     steps = np.asarray(chain, dtype=np.int64)
@@ -156,19 +154,22 @@ def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple
     groups: list[tuple[list[int], list[int]]] = []
     for p, counts, n_jokers in zip(at, to_groups, group_jokers, strict=True):
         group_tiles = [codes[c][p + 1] for c, n in enumerate(counts) for _ in range(n)]
-        joining = [colours for value, colours in host.groups if value == p] if host is not None else []
-        if joining:
-            formed = _host_groups(
-                group_tiles, n_jokers, joining[0], host.rack_jokers, profile, freed=len(joining)
-            )  # fmt: skip
-        else:
-            formed = _groups(group_tiles, n_jokers, profile)
+        formed = _value_groups(group_tiles, n_jokers, p, host, profile)
         if formed is None:
             return None
         groups.extend(formed)
     if host is not None:
         runs.extend((list(tiles), list(faces)) for tiles, faces in host.runs)
     return runs, groups
+
+
+def _value_groups(tiles: list[int], jokers: int, p: int, host, profile: RuleProfile):
+    """The groups of the tiles the steps of position ``p`` set aside (``_groups``), those of a
+    tracked host set there holding their freed jokers (``_host_groups``); None if none form."""
+    joining = [colours for value, colours in host.groups if value == p] if host is not None else []
+    if joining:
+        return _host_groups(tiles, jokers, joining[0], host.rack_jokers, profile, freed=len(joining))
+    return _groups(tiles, jokers, profile)
 
 
 @lru_cache(maxsize=64)
@@ -294,9 +295,9 @@ def _replay(steps, n_pos, n_col, after_tile, after_joker, closes, top_jokers):
 
 
 def _decode_pinned(
-    chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple[Pin, ...]
+    chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple[Pin, ...], host=None
 ):
-    """``decode`` with pins (see ``Pin``): the steps replayed in Python."""
+    """``decode`` with pins (see ``Pin``): the steps replayed in Python; ``host`` as there."""
     ts = profile.tileset
     V, C, joker = ts.values, ts.colours, ts.joker
     geo = run_geometry(profile)
@@ -406,10 +407,12 @@ def _decode_pinned(
         group_jokers = chain[k]
         k += 1
         if group_tiles or group_jokers:
-            formed = _groups(group_tiles, group_jokers, profile)
+            formed = _value_groups(group_tiles, group_jokers, p, host, profile)
             if formed is None:
                 return None
             groups.extend(formed)
+    if host is not None:
+        runs.extend((list(tiles), list(faces)) for tiles, faces in host.runs)
     # at the last position a run short of a set closes with leading jokers (J 12 13, J J 13)
     for c in range(C):
         for run in open_runs[c]:
@@ -572,10 +575,18 @@ def split_host(chain, tgrid, n_pos: int, profile: RuleProfile, types: RunTypes, 
             # the rack copies played here that count as each host run's rack item (one copy
             # that both runs take counts for the one the share bit names)
             counts = [used > tgrid[p, c]] * fields
-            if fields == 2 and ops[0] in (1, 2) and ops[1] in (1, 2) and used - tgrid[p, c] == 1:
+            to_groups = (action >> G_AT) & 15 and used > tgrid[p, c]
+            waiting = fields == 2 and run[1] is None and made[1] is None and joined[1] is None
+            if (
+                fields == 2
+                and ops[0] in (1, 2)
+                and (ops[1] in (1, 2) or (ops[1] == 0 and to_groups and waiting))
+                and used - tgrid[p, c] == 1
+            ):
                 second = bool((steps[k] >> HOST_SHARE_AT) & 1)
                 counts = [not second, second]
-            if (action >> G_AT) & 15 and used > tgrid[p, c]:
+                to_groups = to_groups and second  # the first host run's rack copy, or the groups'
+            if to_groups:
                 in_groups.append(c)
             face = geo.code_at(c, p + 1)
             for f, op in enumerate(ops):

@@ -16,7 +16,8 @@ rest solved with the floor at the bound, so a legal play found there is the choi
 same tiles in another arrangement); a choice that gives up leaves the others to go on, and a
 legal play reaching its bound still proves the position. Under strict joker sets the host search
 first relaxes the pins (exact where its play keeps them); where that play breaks a pin, the hosts
-are sets of the tiles outside the pins, which the DP keeps (``_hosted`` with ``pinned``). A joker
+are sets of the tiles outside the pins, which the DP keeps (``_hosted`` with ``pinned``); the
+tracked pass below always keeps the pins (``_hosted``'s ``tracked_pins``). A joker
 choice that no table realises (two kept jokers at one face with no set for both) is skipped.
 
 The tracked host pass (``_tracked_host``). Where the host sets of one or two freed jokers are
@@ -34,8 +35,10 @@ colours (or one and a rack joker; ``decode._host_groups`` forms them). With a ho
 at once: the placed set and the floor keep that pass small. Two freed jokers: a
 second host field, which starts only once the first has (the jokers are interchangeable); where
 both host runs take a tile of one face and one rack copy is played there, it counts for one of
-them (the action's share bit says which); the first host run may take the second freed joker
-too (one set holding both); both may join the groups of one value (a relaxation:
+them (the action's share bit says which), and so where the first host run takes a tile of a face
+whose other copies go to the groups of the second, which counts their rack colours (0.3.2: one
+rack copy counted twice made plays ``validate_move`` refused); the first host run may take the
+second freed joker too (one set holding both); both may join the groups of one value (a relaxation:
 ``_host_groups`` finds a group each or one for both, else the play is refused). With three or
 more jokers in the search (a rack joker beside the freed ones) its runs go without per-run
 joker counts, a relaxation of ``max_per_set`` that is exact wherever its play is legal; and a
@@ -256,7 +259,7 @@ def _settle(
             sub = _guided(*args, found, prune, meter, pinned)
             meter.why = why
         if sub is None and unsettled is None:
-            sub = _hosted(*args, above, prune, (), host_cap, meter)
+            sub = _hosted(*args, above, prune, (), host_cap, meter, tracked_pins=pinned)
             if sub is None and pinned and host_cap[0] >= 0 and host_cap[1] >= 0:
                 # without the pins its best play broke a pinned set: host sets beside the pins
                 sub = _hosted(*args, above, prune, (), host_cap, meter, pinned)
@@ -316,11 +319,12 @@ def _guided(
         if left > freed_in(host, joker):
             args = (rack, full_rack, table, profile, objective, virtual, forced, bound, prune, meter)
             found = _guided(*args, pinned, hosts, found, passes)
-            if found is None and passes[1] > 0 and not pinned and left - freed_in(host, joker) in (1, 2):
+            if found is None and passes[1] > 0 and left - freed_in(host, joker) in (1, 2):
                 passes[1] -= 1  # the last freed jokers' hosts tracked, beside this host set
                 found = _tracked_host(
-                    rack, full_rack, table, profile, objective, meter, virtual, forced, bound[0], prune, hosts
-                )
+                    rack, full_rack, table, profile, objective, meter, virtual, forced, bound[0], prune,
+                    hosts, pinned,
+                )  # fmt: skip
             if found is not None and found[2] and found[0] >= bound[0]:
                 return found
     return None
@@ -328,33 +332,39 @@ def _guided(
 
 def _hosted(
     rack, full_rack, table, profile, objective, virtual, forced, floor, prune, placed, host_cap, meter,
-    pinned=(),
+    pinned=(), tracked_pins=None,
 ):  # fmt: skip
     """``_host_sets_search``; where that gives up on one or two freed jokers (too many host
     sets, or a host play it cannot place), one search that tracks the host sets
-    (``_tracked_host``), except in a quick search (``Meter.quick``)."""
+    (``_tracked_host``), except in a quick search (``Meter.quick``). ``pinned``: the sets that
+    stay together (strict joker sets); ``tracked_pins``: those the tracked search keeps, where
+    the listing searches without them (default: ``pinned``)."""
     args = (rack, full_rack, table, profile, objective, virtual, forced)
+    tracked_pins = pinned if tracked_pins is None else tracked_pins
     left = len(forced) - sum(freed_in(host, profile.tileset.joker) for host in placed)
     # (the host runs take table tiles)
-    tracked = left in (1, 2) and profile.jokers.reuse == "two_rack_tiles" and not (pinned or meter.quick)
+    tracked = left in (1, 2) and profile.jokers.reuse == "two_rack_tiles" and not meter.quick
     if placed and tracked:
         # a host set placed and the floor keep this pass small (a few thousand states)
         before = meter.spent
         found = _tracked_host(
-            rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune, placed
-        )
+            rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune, placed,
+            tracked_pins,
+        )  # fmt: skip
         host_cap[1] -= meter.spent - before
         if found is not None or host_cap[1] < 0:
             return found
-    found = _host_sets_search(*args, floor, prune, placed, host_cap, meter, pinned)
+    found = _host_sets_search(*args, floor, prune, placed, host_cap, meter, pinned, tracked_pins)
     if found is not None or placed or not tracked:
         return found
-    return _tracked_host(rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune)
+    return _tracked_host(
+        rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune, (), tracked_pins
+    )
 
 
 def _host_sets_search(
     rack, full_rack, table, profile, objective, virtual, forced, floor, prune, placed, host_cap, meter,
-    pinned=(),
+    pinned=(), tracked_pins=None,
 ):  # fmt: skip
     """The best play of a joker choice that frees table jokers (the ``forced`` rack tiles
     replace them), under ``reuse: two_rack_tiles``, if it reaches ``floor`` (else a score
@@ -427,7 +437,7 @@ def _host_sets_search(
             break
         if not _legal(profile, table, full_rack, found):
             args = (rack, full_rack, table, profile, objective, virtual, forced)
-            found = _hosted(*args, floor, prune, placed + (host,), host_cap, meter, pinned)
+            found = _hosted(*args, floor, prune, placed + (host,), host_cap, meter, pinned, tracked_pins)
             if found is None:
                 return None
             if not found[2] or found[0] < floor:
@@ -460,7 +470,7 @@ def _rack_item_hosts(table_counts, rack_counts, profile, left: int, cap: int) ->
 
 
 def _tracked_host(
-    rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune, placed=()
+    rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune, placed=(), pinned=()
 ):
     """``_hosted`` for one or two freed jokers by one search that tracks their host sets
     (``_best`` with ``host``): its best play if that reaches ``floor``, else a score below
@@ -470,7 +480,18 @@ def _tracked_host(
     (past the budget: ``SearchBudgetSpent``)."""
     cap = meter.options.max_tracked_states
     capped = meter.left is None or meter.left > cap
-    opts = dict(virtual=virtual, forced=forced, prune=prune, floor=floor, host=True, hosts=placed)
+    if pinned:
+        # its host sets are runs and groups outside the pins: complete unless a pin could itself
+        # grow into a host (``_outside_pins``); then it relaxes the pins instead (exact where its
+        # play keeps them)
+        table_counts, rack_counts, _ = _pools(rack, table, profile, objective, virtual, forced, placed)
+        left = len(forced) - sum(freed_in(host, profile.tileset.joker) for host in placed)
+        outside = _outside_pins(table_counts, rack_counts, pinned, left, profile)
+        if outside is None or outside[1]:
+            pinned = ()
+    opts = dict(
+        virtual=virtual, forced=forced, prune=prune, floor=floor, host=True, hosts=placed, pinned=pinned
+    )
 
     def tracked_pass(limit: int | None, kept_outside_hosts: bool = False):
         """One pass within ``limit`` states: (its answer, its meter, whether it ran past the limit);

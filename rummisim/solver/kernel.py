@@ -310,9 +310,12 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                     h_new = h_tile = h_jok = h2_new = 0
                                     if host is not None:
                                         rack_1 = rack_2 = x > t
-                                        if op in (1, 2) and op2 in (1, 2) and x - t == 1:
-                                            # both host runs take a tile of this face, one rack
-                                            # copy is played here: it counts for one of them
+                                        # both host runs take a tile of this face, or the first
+                                        # does and the second's groups take some (their count of
+                                        # rack colours), one rack copy is played here: it counts
+                                        # for one of them
+                                        grouped = op2 == 0 and g > 0 and h2state < HOST_DONE
+                                        if op in (1, 2) and (op2 in (1, 2) or grouped) and x - t == 1:
                                             rack_1 = ops % n_share == 0
                                             rack_2 = not rack_1
                                         elif ops % n_share:

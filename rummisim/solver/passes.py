@@ -219,7 +219,7 @@ def _best_or_bound(
         return None
     host_fields = None
     if host:
-        if pins or beam_states or n_tj not in (1, 2) or tab.types.n != len(HOST_TYPES):
+        if beam_states or n_tj not in (1, 2) or tab.types.n != len(HOST_TYPES):
             meter.fail(GiveUp.TRACKED_NOT_APPLICABLE)
             return None
         if tab.kernel.low_at + n_tj * HOST_BITS > MAX_KEY_BITS:
