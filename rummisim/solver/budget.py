@@ -37,10 +37,9 @@ class GiveUp(enum.Enum):
     TRACKED_NOT_APPLICABLE = "tracked: not applicable"  # the tracked host pass does not take it
     TRACKED_STATES = "tracked: states"  # ... ran past ``max_tracked_states``
     TRACKED_REFUSED = "tracked: refused"  # ... decoded into a play ``validate_move`` refuses
-    PINS = (
-        "pins"  # pins the DP does not take (a kept joker outside, the DP's jokers past ``max_per_set``), or
-    )
-    # its best steps put a pinned set past ``max_per_set``
+    # pins the DP does not take (a kept joker outside, the DP's jokers past ``max_per_set``), or its
+    # best steps put a pinned set past ``max_per_set``
+    PINS = "pins"
     STATES = "states"  # past the DP's bound of states (``MAX_STATES``), or its key bits
     DECODE = "decode"  # the decoding cannot place every joker within ``max_per_set``, or fit the play
     REFUSED = "refused"  # ``validate_move`` refuses the DP's answer (``dispatch.solve``)

@@ -94,7 +94,7 @@ _Found = tuple[int, tuple[Meld, ...], tuple[int, ...]]  # score, new table, play
 class Undecoded(NamedTuple):
     """A pass's best score whose steps the decoding could not turn into a legal table (spare or
     kept jokers past ``max_per_set``, ``GiveUp.DECODE``): an upper bound of its plays, no play
-    (``_best(..., bound_if_undecoded=True)``)."""
+    (``_best_or_bound``; ``_best`` answers None instead)."""
 
     score: int
 
