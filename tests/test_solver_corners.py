@@ -14,6 +14,9 @@ integer program's does.
   none and its plays broke a pinned set), and one rack copy no longer counts both for the first
   host run and for the groups of the second freed joker (``K1 J(K2) K3`` and ``K1 R1 J(O1)`` from
   one rack K1).
+- Two freed jokers in the groups of one value (0.3.3): each needs two rack items in its group, so
+  the kernel counts the rack copies in those groups (four at most), not only their colours, and
+  two freed jokers in one group need a split of the value's tiles where one group holds both.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from rummisim.moves import validate_move
 from rummisim.solver import reference_solve, solve
 from rummisim.solver.dp import without_rearrange
 from rummisim.solver.jokers_placed import restore_jokers
+from rummisim.solver.passes import _group_totals, _pair_totals
 
 CORNERS = [
     # (profile, table, rack, initial, rearrange, tiles placed)
@@ -71,6 +75,29 @@ CORNERS = [
         True,
         False,
         9,
+    ),
+    # 0.3.3: both freed jokers (J(R7), J(K10)) could join the groups of 12 with three rack
+    # copies (K12 K12 B12) between them; the kernel counted two rack colours, not the four rack
+    # items two groups need, so its best play did not decode (14 tiles, 103 points answered)
+    (
+        "ramino-discard",
+        "K4 R4 B4 | K4 O4 B4 | K7 J(R7) O7 | J(K10) O10 B10 | K11 R11 B11 | K13 R13 O13 | R2 O2 B2 | "
+        "R3 R4 R5 R6 | B12 B13 B1",
+        "K5 K8 K12 K12 R1 R10 R10 O3 O4 O6 O6 O7 O8 O10 B3 B7 B9 B10 B12",
+        True,
+        True,
+        14,
+    ),
+    # 0.3.3: the tracked host pass with wrap past 2^19 states (now 2^20, and the best split no
+    # longer searched twice); 15 tiles answered where the optimum is 16
+    (
+        "ramino-discard",
+        "J(K4) O4 B4 | K8 K9 K10 K11 | K12 O12 B12 | R1 O1 B1 | R2 R3 R4 | R10 R11 J(R12) R13 | "
+        "R13 O13 B13 | O8 O9 O10 O11 | B10 B11 B12",
+        "K1 K4 K5 K5 K7 K12 R1 R5 R6 R8 R9 R12 O6 O6 O8 B6 B8 B11",
+        True,
+        True,
+        16,
     ),
 ]
 
@@ -120,3 +147,13 @@ def test_strict_sets_tracked_pass_keeps_the_pins_value_objective():
     validate_move(profile, table, rack, got.table, got.played, opened=True)
     ref = reference_solve(rack, table, profile, objective="value")
     assert (ref.tiles_placed, ref.value_placed) == (11, 77)
+
+
+def test_two_freed_jokers_in_one_group_need_a_group_that_holds_both():
+    """``passes._pair_totals``: K12 K12 B12 B12 form two groups of two tiles; one of them holds
+    both freed jokers only with a third joker in the other (two jokers in all: no)."""
+    profile = load_profile("standard")
+    pairs, totals = _pair_totals(profile, (9, 5)), _group_totals(profile, (9, 5))
+    assert (totals[4, 2] >> 2) & 1 and not (pairs[4, 2] >> 2) & 1 and (pairs[4, 2] >> 3) & 1
+    assert (pairs[2, 1] >> 2) & 1  # K12 B12 J J
+    assert not pairs[3, 3]  # three of one colour: three groups of one tile, none a group of the DP

@@ -64,7 +64,7 @@ class SearchOptions:
     max_host_states: int = 1 << 18
     quick_host_solves: int = 24
     quick_host_states: int = 1 << 14
-    max_tracked_states: int = 1 << 19
+    max_tracked_states: int = 1 << 20
     prune_dead: bool = True
 
 

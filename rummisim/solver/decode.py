@@ -575,19 +575,20 @@ def split_host(chain, tgrid, n_pos: int, profile: RuleProfile, types: RunTypes, 
             # the rack copies played here that count as each host run's rack item (one copy
             # that both runs take counts for the one the share bit names)
             counts = [used > tgrid[p, c]] * fields
-            to_groups = (action >> G_AT) & 15 and used > tgrid[p, c]
+            # the rack copies of this face in the groups (those a host run does not count)
+            copies = min((action >> G_AT) & 15, used - tgrid[p, c])
             waiting = fields == 2 and run[1] is None and made[1] is None and joined[1] is None
             if (
                 fields == 2
                 and ops[0] in (1, 2)
-                and (ops[1] in (1, 2) or (ops[1] == 0 and to_groups and waiting))
+                and (ops[1] in (1, 2) or (ops[1] == 0 and copies > 0 and waiting))
                 and used - tgrid[p, c] == 1
             ):
                 second = bool((steps[k] >> HOST_SHARE_AT) & 1)
                 counts = [not second, second]
-                to_groups = to_groups and second  # the first host run's rack copy, or the groups'
-            if to_groups:
-                in_groups.append(c)
+            if ops[0] in (1, 2) and counts[0]:
+                copies = min(copies, used - tgrid[p, c] - 1)
+            in_groups.extend([c] * max(0, copies))
             face = geo.code_at(c, p + 1)
             for f, op in enumerate(ops):
                 if not op:
@@ -678,10 +679,13 @@ def _host_groups(
                 rest = list(tiles)
                 for c in chosen:
                     rest.remove(ts.code(c, value))
-                if held < freed:  # the other freed joker's group, from the colours left
-                    left = tuple(c for c in rack_colours if c not in chosen)
+                if held < freed:  # the other freed joker's group, from the rack copies left
+                    left = list(rack_colours)
+                    for c in chosen:
+                        if c in left:
+                            left.remove(c)
                     formed = _host_groups(
-                        rest, jokers - n_j, left, rack_jokers - from_rack, profile, freed - held
+                        rest, jokers - n_j, tuple(left), rack_jokers - from_rack, profile, freed - held
                     )
                 else:
                     formed = _groups(rest, jokers - n_j, profile)

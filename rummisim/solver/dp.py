@@ -65,12 +65,10 @@ from rummisim.solver.jokers import (
     _solve_rack,
     _strict_pins,
 )
-from rummisim.solver.kernel import (
-    _buffers,
-)
 from rummisim.solver.opening import TooManyCores, best_single_set, opening_cores
 from rummisim.solver.passes import (
     NO_BOUND,
+    _Best,
     _best,
     _Found,
     _grids,
@@ -412,6 +410,6 @@ def _opening_value_bound(rack: tuple[int, ...], profile: RuleProfile, meter: Met
     gain = np.array([geo.value_at(p + 1) for p in range(geo.top)], dtype=np.int64)
     grids = _grids(np.zeros_like(rack_counts), rack_counts, profile, gain, n_rj)
     best = _search(tab, grids, [NO_BOUND], meter)
-    if best < 0:
+    if not isinstance(best, _Best):
         return None
-    return int(_buffers().scores[best]) + n_rj * profile.joker_opening_value(ts.values)
+    return best.score + n_rj * profile.joker_opening_value(ts.values)

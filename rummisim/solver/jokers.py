@@ -36,10 +36,12 @@ at once: the placed set and the floor keep that pass small. Two freed jokers: a
 second host field, which starts only once the first has (the jokers are interchangeable); where
 both host runs take a tile of one face and one rack copy is played there, it counts for one of
 them (the action's share bit says which), and so where the first host run takes a tile of a face
-whose other copies go to the groups of the second, which counts their rack colours (0.3.2: one
+whose other copies go to the groups of the second, which counts their rack copies (0.3.2: one
 rack copy counted twice made plays ``validate_move`` refused); the first host run may take the
-second freed joker too (one set holding both); both may join the groups of one value (a relaxation:
-``_host_groups`` finds a group each or one for both, else the play is refused). With three or
+second freed joker too (one set holding both); both may join the groups of one value, each in a
+group with two rack items (four in all: the host fields count the groups' rack copies, 0.3.3) or
+both in one group (a split of the value's tiles where one group holds two jokers and two tiles,
+``passes._pair_totals``); ``_host_groups`` finds the groups, else the play is refused. With three or
 more jokers in the search (a rack joker beside the freed ones) its runs go without per-run
 joker counts, a relaxation of ``max_per_set`` that is exact wherever its play is legal; and a
 decoding ``validate_move`` refuses is tried once more with the kept jokers put back outside the

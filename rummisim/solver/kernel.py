@@ -208,6 +208,8 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
     created = 1
     last = n_pos - 1
     prune_dead = pass_.prune and beam == 0  # (dead ends: see below)
+    # two freed jokers: a host field before its set counts the rack copies in the groups too
+    two = host is not None and host.second_at >= 0
     for p in range(n_pos):
         gp = gain[p]
         for c in range(n_col):
@@ -320,11 +322,16 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                             rack_2 = not rack_1
                                         elif ops % n_share:
                                             continue
+                                        # rack copies of this face the groups take: those the
+                                        # host runs do not count
+                                        copies = min(g, x - t)
                                         h_new, h_tile, h_jok, took = _host_move(
-                                            hstate, op, c, rack_1, g > 0, host.n_rj, spare_tile,
+                                            hstate, op, c, rack_1, copies, host.n_rj, spare_tile,
                                             host.after_tile, host.after_joker, host.closes,
-                                            h2state < HOST_DONE,
+                                            h2state < HOST_DONE, two,
                                         )  # fmt: skip
+                                        if op in (1, 2) and rack_1 and x > t:
+                                            copies = min(g, x - t - 1)
                                         if h_new < 0:
                                             continue
                                         if host.second_at >= 0:
@@ -334,8 +341,9 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                             if (op2 == 1 or took) and h_new < HOST_DONE:
                                                 continue
                                             h2_new, h2_tile, h2_jok, _ = _host_move(
-                                                h2state, op2, c, rack_2, g > 0, host.n_rj, spare_tile,
+                                                h2state, op2, c, rack_2, copies, host.n_rj, spare_tile,
                                                 host.after_tile, host.after_joker, host.closes, False,
+                                                two,
                                             )  # fmt: skip
                                             if h2_new < 0 or (took and op2):
                                                 continue
@@ -418,9 +426,11 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                             continue
                         h2_new = HOST_DONE if h_in2 else 0
                     if h_in or h_in2:
-                        colours = hstate if h_in else h2state
-                        z = _host_group_jokers(jg, colours, host.n_rj, allow_group[p], h_in + h_in2)
-                        if z < 0 or used + z > n_jokers or not (host.group_totals[n_grp, m_grp] >> z) & 1:
+                        z = _host_group_jokers(
+                            jg, hstate if h_in else h2state, host.n_rj, allow_group[p], h_in + h_in2,
+                            host.group_totals[n_grp, m_grp], host.pair_totals[n_grp, m_grp],
+                        )  # fmt: skip
+                        if z < 0 or used + z > n_jokers:
                             continue
                     base = (base & ~(HOST_MASK << host.at)) | (h_new << host.at)
                     if host.second_at >= 0:
@@ -474,16 +484,21 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
 
 
 # The host set of one freed table joker (``jokers.reuse: two_rack_tiles``): the key's host
-# field is 0..2 before it exists (the colours of the current value whose groups hold a rack
-# copy, at most 2), HOST_DONE once it is made, else the run it is: HOST_ACTIVE + colour *
-# HOST_PER_COLOUR + type * 6 + rack items (0..2) * 2 + freed joker in it (0/1).
-HOST_DONE = 3
+# field is 0..5 before it exists (the rack copies of the current value in its groups, as
+# ``_pre_count`` reads them: 0 none, 1..2 of one colour, 3..5 two to four of two colours or more;
+# with one freed joker only 0, 1 and 3, the colours), HOST_DONE once it is made, else the run it
+# is: HOST_ACTIVE + colour * HOST_PER_COLOUR + type * 6 + rack items (0..2) * 2 + freed joker in
+# it (0/1).
+HOST_DONE = 6
 
 
-HOST_ACTIVE = 4
+HOST_ACTIVE = 7
 
 
 HOST_PER_COLOUR = 24  # 4 untracked run types x 3 counts of rack items x freed joker or not
+
+
+MAX_HOST_COLOURS = 5  # colours whose host runs the field holds (HOST_ACTIVE + 5 * 24 <= 127)
 
 
 HOST_MASK = 127
@@ -509,12 +524,13 @@ class HostFields(NamedTuple):
     closes: np.ndarray  # ... whether it may close
     top_jokers: np.ndarray  # ... leading jokers that close it at the last position (-1: none)
     group_totals: np.ndarray  # per (n, m) of a value's groups, the joker counts they may hold, as bits
+    pair_totals: np.ndarray  # ... where one group holds two jokers or more and two numbered tiles
     second_at: int  # the second host field's first bit, or -1 (one freed joker)
 
 
 @numba.njit(cache=True, nogil=True)
 def _host_move(
-    hstate, op, c, rack_here, to_groups, n_rj, spare_tile, after_tile, after_joker, closes, other
+    hstate, op, c, rack_here, copies, n_rj, spare_tile, after_tile, after_joker, closes, other, two
 ):  # fmt: skip
     """One move of a host field at a colour step (colour ``c``): (its new value, tiles it takes
     from those used here, jokers it places, whether it took the other freed joker), the value -1
@@ -525,10 +541,11 @@ def _host_move(
     at its end, the freed joker first, then a rack joker; 8..9: with 1..2 appended, the other
     freed joker among them), which makes it the host set when it holds the freed joker and two
     rack items. A rack copy of the face is used here (``rack_here``): one of them is the host's
-    tile."""
+    tile; ``copies``: the rack copies the groups of this value take here (counted as copies too
+    where two freed jokers are tracked, ``two``)."""
     if hstate < HOST_DONE:
         if op == 0:
-            return min(2, hstate + (1 if to_groups and rack_here else 0)), 0, 0, False
+            return _pre_count(hstate, copies, two), 0, 0, False
         return HOST_ACTIVE + c * HOST_PER_COLOUR + (2 if rack_here else 0), 1, 0, False
     if hstate == HOST_DONE or (hstate - HOST_ACTIVE) // HOST_PER_COLOUR != c:
         return hstate, 0, 0, False
@@ -580,19 +597,72 @@ def _host_state(key, at):
 
 
 @numba.njit(cache=True, nogil=True)
-def _host_group_jokers(jg, rack_colours, n_rj, allowed, freed):
-    """Jokers the groups of a value take when ``freed`` freed jokers (1 or 2) join them beside two
-    rack items each, or both in one group beside two (``rack_colours`` colours with a rack copy
-    in the groups, or one and a rack joker): at least the ``jg`` they need, at least the freed
-    jokers (and the rack joker); -1 where it cannot. Two freed jokers in the groups of one value
-    are a relaxation (the decoding finds their groups, else the play is refused)."""
+def _pre_count(pre, copies, two):
+    """A host field before its set (0..5, see HOST_DONE) after ``copies`` rack copies of one
+    colour join the groups: one more colour, ``copies`` more copies (four at most, two of one
+    colour); without ``two`` the colours alone (0, 1, 3)."""
+    if copies <= 0:
+        return pre
+    colours = min(2, _pre_colours(pre) + 1)
+    total = min(4, _pre_copies(pre) + copies) if two else colours
+    if colours == 1:
+        return min(total, 2)
+    return 1 + max(total, 2)
+
+
+@numba.njit(cache=True, nogil=True)
+def _pre_colours(pre):
+    """The colours (at most 2) of a host field before its set (``_pre_count``)."""
+    return 0 if pre == 0 else (1 if pre <= 2 else 2)
+
+
+@numba.njit(cache=True, nogil=True)
+def _pre_copies(pre):
+    """The rack copies (at most 4) of a host field before its set (``_pre_count``)."""
+    return pre if pre <= 2 else pre - 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _lowest_bit(bits, at_least):
+    """The lowest bit set in ``bits`` at ``at_least`` or above; -1 where none."""
+    for z in range(at_least, 62):
+        if (bits >> z) & 1:
+            return z
+    return -1
+
+
+@numba.njit(cache=True, nogil=True)
+def _host_group_jokers(jg, pre, n_rj, allowed, freed, totals, pairs):
+    """Jokers the groups of a value take when ``freed`` freed jokers (1 or 2) join them, each
+    beside two rack items (rack copies in those groups, ``pre`` as ``_pre_count`` counts them, or
+    rack jokers), or both in one group beside two: the fewest that some groups of the value's
+    tiles hold (``totals``, as bits; ``pairs``: where one group holds two jokers or more and two
+    numbered tiles), at least the ``jg`` they need and the freed jokers (and the rack jokers
+    among the rack items); -1 where none. The groups that form with that many are a relaxation
+    (the colours of their tiles are not known here): the decoding finds them, else the play is
+    refused."""
     if not allowed:
         return -1
-    if rack_colours >= 2:
-        return max(jg, freed)
-    if rack_colours == 1 and n_rj > 0:
-        return max(jg, freed + 1)
-    return -1
+    colours = _pre_colours(pre)
+    if freed == 1:
+        if colours >= 2:
+            return _lowest_bit(totals, max(jg, 1))
+        if colours == 1 and n_rj > 0:
+            return _lowest_bit(totals, max(jg, 2))
+        return -1
+    best = -1
+    # both in one group beside two rack copies (or one and a rack joker)
+    if colours >= 2:
+        best = _lowest_bit(pairs, max(jg, 2))
+    elif colours == 1 and n_rj > 0:
+        best = _lowest_bit(totals, max(jg, 3))
+    # each in a group of its own beside two rack items: four, rack jokers for the copies missing
+    rack_jokers = max(0, 2 * HOST_RACK_ITEMS - _pre_copies(pre))
+    if colours >= 1 and rack_jokers <= n_rj:
+        apart = _lowest_bit(totals, max(jg, freed + rack_jokers))
+        if apart >= 0 and (best < 0 or apart < best):
+            best = apart
+    return best
 
 
 @numba.njit(cache=True, nogil=True)

@@ -65,6 +65,7 @@ from rummisim.solver.hosts import (
 from rummisim.solver.kernel import (
     HOST_BITS,
     HOST_TYPES,
+    MAX_HOST_COLOURS,
     Buffers,
     HostFields,
     _buffers,
@@ -222,7 +223,7 @@ def _best_or_bound(
         if beam_states or n_tj not in (1, 2) or tab.types.n != len(HOST_TYPES):
             meter.fail(GiveUp.TRACKED_NOT_APPLICABLE)
             return None
-        if tab.kernel.low_at + n_tj * HOST_BITS > MAX_KEY_BITS:
+        if tab.kernel.low_at + n_tj * HOST_BITS > MAX_KEY_BITS or C > MAX_HOST_COLOURS:
             meter.fail(GiveUp.TRACKED_NOT_APPLICABLE)
             return None
         host_fields = _host_fields(tab, n_rj, profile, n_tj)
@@ -238,29 +239,24 @@ def _best_or_bound(
         # half the states for the steps' caps: one state's moves may pass a cap a little
         step_cap = min(max(1, beam_states // (2 * n_steps)), (MAX_STATES - 1) // n_steps // 2)
         beam, bounds = step_cap, [NO_BOUND]  # it keeps what a step may create
-    grid_of_best: list = []
     kernel_pins = pin_grids(pins, n_pos, profile) if pins else None
-    best = _search(
-        tab, grids, bounds, meter, beam, step_cap, pins=kernel_pins, host=host_fields,
-        grid_of_best=grid_of_best,
-    )  # fmt: skip
-    buf = _buffers()
+    best = _search(tab, grids, bounds, meter, beam, step_cap, pins=kernel_pins, host=host_fields)
     if best == NO_STATE and floor is not None:
         return NO_BOUND, table, ()  # nothing reaches the floor
-    if best < 0:
+    if not isinstance(best, _Best):
         meter.fail(GiveUp.STATES)
         return None
-    score = int(buf.scores[best]) + offset + n_rj * item_gain(profile.jokers.penalty, objective)
+    score = best.score + offset + n_rj * item_gain(profile.jokers.penalty, objective)
 
     def decoded() -> _Found | None:
         """The play of the best final state: the chain of its steps, the tracked host sets
         split out, the table built; None where the decoding fails."""
-        steps = np.empty(n_steps, dtype=np.int64)
-        if _chain(buf.parents, buf.actions, best, steps) != n_steps:
+        steps = best.steps
+        if steps is None:
             return None
         moves = None
         if host_fields is not None:
-            split = split_host(steps, grid_of_best[0], n_pos, profile, tab.types, n_rj, n_tj)
+            split = split_host(steps, best.table, n_pos, profile, tab.types, n_rj, n_tj)
             if split is None:
                 return None
             steps, moves = split
@@ -387,6 +383,16 @@ def _grid_arrays(table_counts, rack_counts, n_values, n_col, n_pos, wrap):
     return tgrid, rgrid, wrapable, allow_group
 
 
+class _Best(NamedTuple):
+    """The best final state of a search (``_search``): its score, the actions of its steps in
+    order (None where they do not chain back to the first state), and the table grid of the
+    sub-problem it answers (with wrap, the high 1s of its split at position V+1)."""
+
+    score: int
+    steps: np.ndarray | None
+    table: np.ndarray
+
+
 def _search(
     tab: _Tables,
     grids: Grids,
@@ -397,43 +403,43 @@ def _search(
     *,
     pins: PinGrids | None = None,
     host: HostFields | None = None,
-    grid_of_best: list | None = None,
-) -> int:
-    """Run the kernel with each score floor in turn until one finds a final state: the
-    index of the best final state, or NO_STATE / OVERFLOW. The states created are charged
-    to ``meter``; past what it allows, ``SearchBudgetSpent``.
+) -> _Best | int:
+    """Run the kernel with each score floor in turn until one finds a final state: its
+    ``_Best``, or NO_STATE / OVERFLOW. The states created are charged to ``meter``; past what
+    it allows, ``SearchBudgetSpent``.
 
     With wrap, the 1s of a colour are split between position 1 and V+1 (the high 1). Carrying
     the split through the sweep (the kernel's per-colour ``low`` counts) multiplies the states
     by up to three per colour, 14x on game positions. Instead each split is its own sub-problem
     (``_wrap_splits``): the high 1s of each colour are fixed before the sweep, so the kernel
     carries no split; the best sub-problem is the optimum, and each one after the first only
-    looks for a better score (its floor), which prunes almost everything. ``grid_of_best``:
-    a list that gets the table grid of the sub-problem answered."""
-    if grid_of_best is not None:
-        grid_of_best.append(grids.table)
+    looks for a better score (its floor), which prunes almost everything. A sub-problem's best
+    play is read out of the state arrays as soon as it is found (the next one reuses them)."""
     if beam or not grids.wrapable.any():
-        return _passes(tab, grids, bounds, meter, beam, step_cap, pins=pins, host=host)
-    best_score = None
-    best_grids = None
+        return _best_state(_passes(tab, grids, bounds, meter, beam, step_cap, pins=pins, host=host), grids)
+    best: _Best | int = NO_STATE
     for split in _wrap_splits(grids, pins=pins, rack_high=host is not None):
         floors = bounds
-        if best_score is not None:  # only a better play is of interest
-            floors = sorted({max(b, best_score + 1) for b in bounds}, reverse=True)
+        if isinstance(best, _Best):  # only a better play is of interest
+            floors = sorted({max(b, best.score + 1) for b in bounds}, reverse=True)
         found = _passes(tab, split, floors, meter, pins=pins, host=host)
         if found == OVERFLOW:
             return OVERFLOW
         if found >= 0:
-            score = int(_buffers().scores[found])
-            if best_score is None or score > best_score:
-                best_score, best_grids = score, split
-    if best_grids is None:
-        return NO_STATE
-    if grid_of_best is not None:
-        grid_of_best[-1] = best_grids.table
-    # the buffers may hold a later sub-problem: search the best one again (also where it was the
-    # last one searched, as the search always has: its states are charged to the budget)
-    return _passes(tab, best_grids, [best_score], meter, pins=pins, host=host)
+            best = _best_state(found, split)
+    return best
+
+
+def _best_state(found: int, grids: Grids) -> _Best | int:
+    """The ``_Best`` of the final state ``found`` of the kernel's last pass over ``grids``
+    (NO_STATE, OVERFLOW: as they are)."""
+    if found < 0:
+        return found
+    buf = _buffers()
+    n_pos, n_col = grids.table.shape
+    steps = np.empty(n_pos * (n_col + 1), dtype=np.int64)
+    chained = _chain(buf.parents, buf.actions, found, steps) == steps.shape[0]
+    return _Best(int(buf.scores[found]), steps if chained else None, grids.table)
 
 
 def _wrap_splits(grids: Grids, *, pins: PinGrids | None = None, rack_high: bool = False):
@@ -516,9 +522,10 @@ def _host_fields(tab: _Tables, n_rj: int, profile: RuleProfile, freed: int) -> H
     per-colour low counts are unused: ``_wrap_splits``)."""
     at = tab.kernel.low_at
     after_tile, after_joker, closes, top_jokers = type_arrays(tab.types)
-    totals = _group_totals(profile, tab.kernel.group_jokers.shape)
+    shape = tab.kernel.group_jokers.shape
+    totals, pairs = _group_totals(profile, shape), _pair_totals(profile, shape)
     second = at + HOST_BITS if freed == 2 else -1
-    return HostFields(at, n_rj, after_tile, after_joker, closes, top_jokers, totals, second)
+    return HostFields(at, n_rj, after_tile, after_joker, closes, top_jokers, totals, pairs, second)
 
 
 @lru_cache(maxsize=64)
@@ -546,6 +553,43 @@ def _group_totals(profile: RuleProfile, shape: tuple[int, int]) -> np.ndarray:
                     continue
                 for z in range(sum(need), sum(room) + 1):
                     out[n, m] |= 1 << z
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _pair_totals(profile: RuleProfile, shape: tuple[int, int]) -> np.ndarray:
+    """``_group_totals`` where one group holds two jokers or more beside two numbered tiles or
+    more (two freed jokers in one host group): over every split of the tiles into groups of
+    ``GROUP_NUMBERED`` to ``min(max_size, colours)`` tiles, ``m`` groups or more (a relaxation:
+    the colours of the tiles are not known, so some splits may not form)."""
+    lo, hi = profile.groups.min_size, profile.groups.max_size
+    cap = profile.jokers.max_per_set
+    widest = min(hi, profile.tileset.colours)
+    out = np.zeros(shape, dtype=np.int64)
+
+    def splits(n: int, smallest: int):  # sizes of groups in rising order, summing to n
+        if n == 0:
+            yield ()
+        for size in range(smallest, min(n, widest) + 1):
+            for rest in splits(n - size, size):
+                yield (size, *rest)
+
+    for n in range(shape[0]):
+        for sizes in splits(n, GROUP_NUMBERED):
+            for d, pair in enumerate(sizes):
+                if pair + 2 > hi or cap < 2:
+                    continue
+                others = sizes[:d] + sizes[d + 1 :]
+                need = sum(max(0, lo - size) for size in others)
+                room = [min(hi - size, cap) for size in others]
+                if any(max(0, lo - size) > r for size, r in zip(others, room, strict=True)):
+                    continue
+                bits = 0
+                for z in range(need + 2, sum(room) + min(hi - pair, cap) + 1):
+                    bits |= 1 << z
+                for m in range(min(len(sizes), shape[1] - 1) + 1):
+                    out[n, m] |= bits
     out.setflags(write=False)
     return out
 
