@@ -314,7 +314,7 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                         rack_1 = rack_2 = x > t
                                         # both host runs take a tile of this face, or the first
                                         # does and the second's groups take some (their count of
-                                        # rack colours), one rack copy is played here: it counts
+                                        # rack copies), one rack copy is played here: it counts
                                         # for one of them
                                         grouped = op2 == 0 and g > 0 and h2state < HOST_DONE
                                         if op in (1, 2) and (op2 in (1, 2) or grouped) and x - t == 1:
@@ -409,8 +409,8 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
             h2state = _host_state(key, host.second_at) if host is not None else HOST_DONE
             n_in = 2 if host is not None and hstate < HOST_DONE else 1
             n_in2 = 2 if host is not None and h2state < HOST_DONE else 1
-            # no host set yet: its count of rack colours in groups starts again; or the freed
-            # joker joins the groups of this value (a group with two rack items: ``_host_group``);
+            # no host set yet: its count of rack copies in groups starts again; or the freed
+            # joker joins the groups of this value (a group with two rack items: ``_host_group_jokers``);
             # the second joins only where the first has a set (here or before)
             for ins in range(n_in * n_in2):
                 h_in = ins // n_in2
