@@ -544,15 +544,9 @@ def _group_totals(profile: RuleProfile, shape: tuple[int, int]) -> np.ndarray:
                 continue
             for k in range(max(m, 1), n // GROUP_NUMBERED + 1):
                 small, extra = divmod(n, k)
-                sizes = [small + 1] * extra + [small] * (k - extra)
-                if max(sizes) > hi:
-                    continue
-                need = [max(0, lo - size) for size in sizes]
-                room = [min(hi - size, cap) for size in sizes]
-                if any(a > b for a, b in zip(need, room, strict=True)):
-                    continue
-                for z in range(sum(need), sum(room) + 1):
-                    out[n, m] |= 1 << z
+                span = _joker_span([small + 1] * extra + [small] * (k - extra), lo, hi, cap)
+                if span is not None:
+                    out[n, m] |= _bit_range(*span)
     out.setflags(write=False)
     return out
 
@@ -578,20 +572,30 @@ def _pair_totals(profile: RuleProfile, shape: tuple[int, int]) -> np.ndarray:
     for n in range(shape[0]):
         for sizes in splits(n, GROUP_NUMBERED):
             for d, pair in enumerate(sizes):
-                if pair + 2 > hi or cap < 2:
+                pair_room = min(hi - pair, cap)  # the jokers the pair's group may hold
+                span = _joker_span(sizes[:d] + sizes[d + 1 :], lo, hi, cap)
+                if pair_room < 2 or span is None:
                     continue
-                others = sizes[:d] + sizes[d + 1 :]
-                need = sum(max(0, lo - size) for size in others)
-                room = [min(hi - size, cap) for size in others]
-                if any(max(0, lo - size) > r for size, r in zip(others, room, strict=True)):
-                    continue
-                bits = 0
-                for z in range(need + 2, sum(room) + min(hi - pair, cap) + 1):
-                    bits |= 1 << z
+                bits = _bit_range(span[0] + 2, span[1] + pair_room)
                 for m in range(min(len(sizes), shape[1] - 1) + 1):
                     out[n, m] |= bits
     out.setflags(write=False)
     return out
+
+
+def _joker_span(sizes, lo: int, hi: int, cap: int) -> tuple[int, int] | None:
+    """The fewest and the most jokers groups of these numbered ``sizes`` hold in all (each group
+    ``lo`` to ``hi`` items, at most ``cap`` jokers); None where one of them cannot be a group."""
+    need = [max(0, lo - size) for size in sizes]
+    room = [min(hi - size, cap) for size in sizes]
+    if any(a > b for a, b in zip(need, room, strict=True)):
+        return None
+    return sum(need), sum(room)
+
+
+def _bit_range(first: int, last: int) -> int:
+    """Bits ``first`` to ``last`` set (none where ``last < first``)."""
+    return ((1 << (last + 1)) - 1) & ~((1 << first) - 1) if last >= first else 0
 
 
 @lru_cache(maxsize=16)
