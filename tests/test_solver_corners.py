@@ -17,6 +17,9 @@ integer program's does.
 - Two freed jokers in the groups of one value (0.3.3): each needs two rack items in its group, so
   the kernel counts the rack copies in those groups (four at most), not only their colours, and
   two freed jokers in one group need a split of the value's tiles where one group holds both.
+- 0.3.4: the tracked pass with wrap skips the splits that its relaxation without host fields
+  rules out; openings that may touch the table take the whole rack's bound without its host
+  search; under ``reuse: new_set`` a kept joker no longer goes back into a host set.
 """
 
 from __future__ import annotations
@@ -98,6 +101,62 @@ CORNERS = [
         True,
         True,
         16,
+    ),
+    # 0.3.4: the tracked host pass with wrap ran past 2^20 states on floors no split could reach
+    # (the splits whose pass without host fields reaches no floor are now skipped; 2^21 states
+    # in all); 11 and 12 tiles answered where the optima are 13
+    (
+        "classic-wrap",
+        "K1 K2 K3 K4 | K6 K7 K8 | K7 R7 O7 | K11 O11 B11 | K12 R12 O12 | R1 R2 R3 | R1 O1 B1 | "
+        "R2 O2 B2 | R3 R4 R5 R6 | R6 R7 R8 R9 | O2 O3 O4 | O6 O7 J(O8) O9 O10 | B1 B2 B3 B4 B5 B6 | "
+        "B5 B6 B7 B8 | B8 B9 B10",
+        "K4 K9 K12 R5 R8 R9 R13 O5 O6 O8 O10 O13 B7 B12",
+        False,
+        True,
+        13,
+    ),
+    (
+        "classic-wrap",
+        "K2 O2 B2 | K4 R4 O4 | K6 K7 K8 | K7 R7 O7 | K11 O11 B11 | K12 R12 O12 | R1 R2 R3 | "
+        "R1 R2 R3 | R5 R6 R7 R8 R9 | R6 O6 B6 | O1 O2 O3 | J(O8) O9 O10 | B3 B4 B5 | B5 B6 B7 B8 | "
+        "B8 B9 B10",
+        "K3 K4 K9 K12 R5 R8 R9 R13 O5 O6 O8 O10 O13 B2 B7 B12",
+        False,
+        True,
+        13,
+    ),
+    # 0.3.4: openings that may touch the table (``polish-40``, ``reuse: new_set``): the host
+    # search of the whole rack's best play ran past its states, where that play is only the bound
+    # of every opening (now its bound serves, ``dp._best_play``'s ``bound_only``)
+    (
+        "polish-40",
+        "K1 O1 B1 | K2 K3 K4 K5 K6 K7 J(K8) | K4 O4 B4 | K6 R6 B6 | K8 K9 K10 | K8 R8 O8 | "
+        "K10 J(R10) O10 | K12 R12 O12 B12 | K13 O13 B13 | B2 B3 B4 | B7 J(B8) B9",
+        "K1 K2 K9 K11 R2 R4 R4 R5 R6 R8 R10 R13 R13 O5 O6 O9 O10 O11 B5 B8 B10",
+        True,
+        True,
+        20,
+    ),
+    (
+        "polish-40",
+        "K3 R3 O3 | K4 K5 K6 K7 K8 | K4 R4 O4 | K5 O5 B5 | K6 R6 O6 | K7 O7 B7 | K9 R9 O9 | "
+        "K11 K12 J(K13) | R3 R4 R5 | R5 R6 R7 R8 | R10 R11 R12 R13 | J(O11) O12 O13 | B1 B2 B3 B4 B5 | "
+        "B7 B8 B9 B10 B11",
+        "K2 K3 K9 K10 K13 K13 R1 R2 R7 R8 R9 R10 R13 O4 O5 O7 O8 O8 O11 O13 B6 B12 B12",
+        True,
+        True,
+        23,
+    ),
+    # 0.3.4: under ``reuse: new_set`` a kept joker went back into a host set (rack tiles and the
+    # freed joker only), so the play was refused; it now goes to another set that holds its face
+    (
+        "polish-40",
+        "K1 K2 J(K3) | K5 R5 J(O5) | K7 R7 B7 | K9 K10 K11 | K12 O12 B12 | K13 R13 B13 | R4 O4 B4 | "
+        "R7 R8 R9 R10 | O6 O7 O8 | J(O11) O12 O13 | B2 B3 B4 B5 B6 B7 B8",
+        "K3 K4 R12 O1 O1 O2 O4 O5 O9 O9 B1 B2",
+        False,
+        True,
+        10,
     ),
 ]
 

@@ -33,7 +33,7 @@ from rummisim.melds import format_table
 from rummisim.moves import validate_move
 from rummisim.profile import RuleProfile
 from rummisim.solver import SearchOptions, placed_value, solve
-from rummisim.solver.budget import Meter
+from rummisim.solver.budget import GiveUp, Meter
 from rummisim.solver.dp import solve_dp
 from rummisim.solver.milp import solve_milp
 from rummisim.tiles import format_tiles
@@ -248,6 +248,30 @@ def test_two_freed_jokers_past_the_host_limit(name, table, rack, initial, tiles,
     validate_move(profile, table, rack, found.table, found.played, opened=not initial)
     ref = solve_milp(rack, table, profile, initial=initial, objective="tiles", rearrange=True)
     assert (len(ref.played), placed_value(ref.played, profile)) == (tiles, value)
+
+
+def test_one_kernel_call_past_its_limit_gives_up(tracked):
+    """``SearchOptions.max_tracked_call`` bounds one kernel call of the tracked search, apart
+    from ``max_tracked_states`` over all of them: a search whose first pass runs past it gives up
+    (``GiveUp.TRACKED_STATES``), where the default limits settle the same position."""
+    profile = two_rack_tiles("standard")
+    rng = np.random.default_rng(31)
+    for _ in range(60):
+        table, rack = random_locked_position(profile, rng)
+        tracked.clear()
+        if solve_tracked(rack, table, profile) is not None and any(ok for _, ok in tracked):
+            break
+    else:
+        pytest.fail("no drawn position went to the tracked search")
+    options = SearchOptions(max_host_solves=0, max_tracked_call=10)
+    meter = Meter(options=options)
+    assert solve_dp(rack, table, profile, objective="tiles", meter=meter) is None
+    assert meter.why is GiveUp.TRACKED_STATES
+    # the whole search's states are not the limit: one call is
+    wide = SearchOptions(max_host_solves=0, max_tracked_states=1 << 30, max_tracked_call=10)
+    meter = Meter(options=wide)
+    assert solve_dp(rack, table, profile, objective="tiles", meter=meter) is None
+    assert meter.why is GiveUp.TRACKED_STATES
 
 
 def test_a_budget_cut_keeps_the_best_legal_play_found():

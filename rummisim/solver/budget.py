@@ -56,15 +56,25 @@ class SearchOptions:
 
     ``max_host_solves``, ``max_host_states``: DP runs around sets that may hold freed jokers,
     and their states, past which the host listing gives up (then one search that tracks the host
-    sets, ``max_tracked_states`` at most); ``quick_host_solves``, ``quick_host_states``: the same
-    for a quick search (``Meter.quick``). ``prune_dead``: exact passes leave out dead-end states
-    (states that can no longer close their runs)."""
+    sets, ``max_tracked_states`` at most in all, ``max_tracked_call`` in one kernel call: one
+    split of a wrap search at one floor, or every floor of a search without wrap; 0.3.4: 2^21
+    and 2^20, where 2^20 in all left ``classic-wrap`` positions whose many small passes over the
+    wrap splits ran past it, while a single pass past 2^20 is one that runs on for seconds, so
+    it gives up there); ``new_set_solves``, ``new_set_states``: the same under
+    ``jokers.reuse: new_set``, whose listing has no tracked search to fall back on (its host sets
+    are the rack's own sets with the joker; 0.3.4: 2^21 states, where 2^18 gave up in 1.8 of every
+    1,000 of ``polish-40``'s searches without a budget); ``quick_host_solves``,
+    ``quick_host_states``: the same for a quick search (``Meter.quick``). ``prune_dead``: exact
+    passes leave out dead-end states (states that can no longer close their runs)."""
 
     max_host_solves: int = 400
     max_host_states: int = 1 << 18
+    new_set_solves: int = 2000
+    new_set_states: int = 1 << 21
     quick_host_solves: int = 24
     quick_host_states: int = 1 << 14
-    max_tracked_states: int = 1 << 20
+    max_tracked_states: int = 1 << 21
+    max_tracked_call: int = 1 << 20
     prune_dead: bool = True
 
 
@@ -81,7 +91,8 @@ class Meter:
     and settle at the first choice that gives up (``solve(exact=False)``). ``kept``: the best legal
     plays (score, table, played) the search found on its way, kept for when the budget runs out
     before one is proven best (an opening's parts are plays of part of the rack: the caller
-    checks them). ``why``: the last reason a part of the search gave up (``fail``)."""
+    checks them). ``why``: the last reason a part of the search gave up (``fail``).
+    ``call_limit``: the states one kernel call may create, within ``left`` (``limit``)."""
 
     def __init__(
         self,
@@ -90,8 +101,10 @@ class Meter:
         settle: bool = False,
         quick: bool = False,
         options: SearchOptions = DEFAULT_OPTIONS,
+        call_limit: int | None = None,
     ) -> None:
         self.left = left
+        self.call_limit = call_limit
         self.spent = 0
         self.settle = settle or quick
         self.quick = quick
@@ -112,16 +125,21 @@ class Meter:
             del self.kept[KEPT_PLAYS:]
 
     def limit(self) -> int:
-        return UNLIMITED if self.left is None else self.left
+        """The states the next kernel call may create."""
+        left = UNLIMITED if self.left is None else self.left
+        return left if self.call_limit is None else min(left, self.call_limit)
 
     def spend(self, states: int) -> None:
         self.spent += states
         if self.left is not None:
             self.left -= states
 
-    def host_caps(self) -> list[int]:
-        """[host solves, host states] left to a joker choice's host search (quick or full)."""
+    def host_caps(self, new_set: bool = False) -> list[int]:
+        """[host solves, host states] left to a joker choice's host search (quick or full;
+        ``new_set``: under ``jokers.reuse: new_set``)."""
         o = self.options
         if self.quick:
             return [o.quick_host_solves, o.quick_host_states]
+        if new_set:
+            return [o.new_set_solves, o.new_set_states]
         return [o.max_host_solves, o.max_host_states]

@@ -76,7 +76,9 @@ def build_table(
     (``jokers.max_per_set``). None when they do not fit; the empty table when the steps make
     no set (the table was empty: no play). ``host``: the steps of a search that tracked the
     host set of a freed joker (``split_host``): ``chain`` is then its steps less the host's;
-    ``kept_outside_hosts``: the kept jokers go to other sets than its host runs where they can."""
+    ``kept_outside_hosts``: the kept jokers go to other sets than its host runs where they can;
+    under ``jokers.reuse: new_set`` they never go to the ``hosts`` sets where another set takes
+    them (a new set holds its freed joker and rack tiles only: a kept joker there is refused)."""
     decoded = decode(chain, profile, types, n_pos, pins, host)
     if decoded is None:
         return None
@@ -94,6 +96,8 @@ def build_table(
     avoid: frozenset[int] = frozenset()
     if kept_outside_hosts and host is not None:  # the host runs are the last runs (``decode``)
         avoid = frozenset(range(len(runs) - len(host.runs), len(runs)))
+    if profile.jokers.reuse == "new_set":  # a host set holds its freed joker and rack tiles only
+        avoid |= frozenset(range(len(runs) + len(groups), len(runs) + len(groups) + len(host_sets)))
     if virtual and not restore_jokers(runs + groups + host_sets, virtual, profile, avoid, runs):
         return None
     if not add_spare_jokers(runs, groups, spare, profile):

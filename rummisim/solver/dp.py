@@ -45,7 +45,7 @@ best. Pure; no I/O.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -68,6 +68,7 @@ from rummisim.solver.jokers import (
 from rummisim.solver.opening import TooManyCores, best_single_set, opening_cores
 from rummisim.solver.passes import (
     NO_BOUND,
+    Undecoded,
     _Best,
     _best,
     _Found,
@@ -158,17 +159,33 @@ def _play(rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile, 
     return SearchResult(found[1], found[2], True, meter.spent)
 
 
-def _best_play(rack, table, profile, objective, meter, floor: int | None = None) -> _Found | None:
+@overload
+def _best_play(
+    rack, table, profile, objective, meter, floor: int | None = None, bound_only: Literal[False] = False
+) -> _Found | None: ...
+
+
+@overload
+def _best_play(
+    rack, table, profile, objective, meter, floor: int | None = None, *, bound_only: bool
+) -> _Found | Undecoded | None: ...
+
+
+def _best_play(
+    rack, table, profile, objective, meter, floor: int | None = None, bound_only: bool = False
+) -> _Found | Undecoded | None:
     """(score, new table, played) of the best turn-mode play of a sorted rack, ``()`` played
     for none (score 0); with ``floor``, a score below ``floor`` when no play reaches it.
+    ``bound_only``: where the best play would need the joker-host search, its bound as an
+    ``Undecoded`` instead (``jokers._solve_rack``; with a discard pile, that bound as it is).
 
     With a discard pile the play must leave a tile: when the best play empties the rack, the
     best play of the rack less one tile of some code. Leaving out ``code`` scores at most the
     rack's whole gain less that tile's, so the codes go best bound first and the first play
     that reaches the next bound settles it (usually the first or second solve)."""
-    found = _solve_rack(rack, rack, table, profile, objective, meter, floor=floor)
-    if found is None:
-        return None
+    found = _solve_rack(rack, rack, table, profile, objective, meter, floor=floor, bound_only=bound_only)
+    if found is None or isinstance(found, Undecoded):
+        return found
     if profile.discard_pile and found[2] and len(found[2]) >= len(rack):
         gains = {code: tile_gain(profile, code, objective) for code in set(rack)}
         total = sum(gains[t] for t in rack)
@@ -275,12 +292,14 @@ def _cored_opening(rack, base, profile, objective, meter) -> _Found | None:
     With more, or on the empty table, the best play of the whole rack (``best(rack)``)
     first: it bounds every opening (a core and a play of the rest are a play of the rack)
     and answers at once when it meets the opening rules without freeing a table joker
-    (then no rack tile does two jobs). Else the cores go in turn, those made of sets of that
-    play first, then fewest tiles first, and the search stops when an opening reaches
-    ``best(rack)``. The play of the rest is only
+    (then no rack tile does two jobs). Where its best bound frees a locked joker outside a
+    host, that bound serves (``Undecoded``, ``_best_play``'s ``bound_only``): its host search
+    would only settle a bound, and cost most of the search in big openings. Else the cores go
+    in turn, those made of sets of that play first, then fewest tiles first, and the search
+    stops when an opening reaches ``best(rack)`` (or its bound). The play of the rest is only
     looked for above the best opening so far (the DP prunes below that floor). ``None``
     when a search is outside the DP's scope or there are more than ``MAX_CORES`` cores."""
-    full = None
+    full: _Found | Undecoded | None = None
     if not base:  # on the empty table the best play is cheap, and usually the answer
         full = _best_play(rack, base, profile, objective, meter)
         if full is None or not full[2]:
@@ -295,12 +314,15 @@ def _cored_opening(rack, base, profile, objective, meter) -> _Found | None:
     if not cores:
         return 0, base, ()
     if full is None and len(cores) > FEW_CORES:
-        full = _best_play(rack, base, profile, objective, meter)
-        if full is None or not full[2]:
-            return full
-        if _opens_alone(profile, base, rack, full):
-            return full
-    if full is not None:
+        full = _best_play(rack, base, profile, objective, meter, bound_only=True)
+        if full is None:
+            return None
+        if not isinstance(full, Undecoded):
+            if not full[2]:
+                return full
+            if _opens_alone(profile, base, rack, full):
+                return full
+    if full is not None and not isinstance(full, Undecoded):
         laid: dict[Meld, int] = {}
         for meld in full[1]:
             laid[meld] = laid.get(meld, 0) + 1

@@ -53,7 +53,7 @@ gives up (``GiveUp``). Pure; no I/O.
 from __future__ import annotations
 
 from itertools import product
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -90,6 +90,20 @@ from rummisim.solver.pins import (
 )
 
 
+@overload
+def _solve_rack(
+    rack: tuple[int, ...], full_rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile,
+    objective: str, meter: Meter, *, floor: int | None = None, bound_only: Literal[False] = False,
+) -> _Found | None: ...  # fmt: skip
+
+
+@overload
+def _solve_rack(
+    rack: tuple[int, ...], full_rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile,
+    objective: str, meter: Meter, *, floor: int | None = None, bound_only: bool,
+) -> _Found | Undecoded | None: ...  # fmt: skip
+
+
 def _solve_rack(
     rack: tuple[int, ...],
     full_rack: tuple[int, ...],
@@ -99,13 +113,16 @@ def _solve_rack(
     meter: Meter,
     *,
     floor: int | None = None,
-) -> _Found | None:
+    bound_only: bool = False,
+) -> _Found | Undecoded | None:
     """The best play of ``rack`` (score, new table, played), or None if unknown.
     Locked table jokers: a bound per choice of keeping or freeing each, then ``_settle``; a
     choice whose best steps do not decode (``passes.Undecoded``) is a bound that another choice's
     play may still reach (else, under ``Meter.settle``, the best legal play, not proven).
     With ``floor``, only a play scoring at least ``floor`` is looked for (the searches prune
-    below it): the answer is the best play when that reaches ``floor``, else a score below it."""
+    below it): the answer is the best play when that reaches ``floor``, else a score below it.
+    ``bound_only``: where the best bound is not a legal play (it frees a joker outside a host,
+    or does not decode), that bound as an ``Undecoded`` instead of settling it (no host search)."""
     ts = profile.tileset
     if not profile.turn.rearrange:  # dp pins (rearrange=False): every table set stays as it is
         return _best(rack, table, profile, objective, meter, floor=floor, **_pin_all(table, ts.joker))
@@ -125,7 +142,7 @@ def _solve_rack(
         for _, ok in locked
     ]
     # for ``_hosted``, over all choices (lower for a quick search, ``Meter.quick``)
-    host_cap = meter.host_caps()
+    host_cap = meter.host_caps(new_set=profile.jokers.reuse == "new_set")
     # the pruned passes may pick another of several best tables than the full search does;
     # when that settles nothing, search in full
     for prune in (True, False):
@@ -148,13 +165,15 @@ def _solve_rack(
                 if opts["pinned"] is NO_PINS:
                     continue  # kept jokers of one set at faces no set holds
             found = _best_or_bound(rack, table, profile, objective, meter, **opts)
-            if found is None or (isinstance(found, Undecoded) and not meter.settle):
+            if found is None or (isinstance(found, Undecoded) and not (meter.settle or bound_only)):
                 return None
             if isinstance(found, Undecoded) and not forced:  # no freed joker: a bound only
                 undecoded = found.score if undecoded is None else max(undecoded, found.score)
                 continue
             results.append((found, virtual, forced, opts.get("pinned", ())))
         results.sort(key=lambda r: -r[0][0])
+        if bound_only and results:
+            return _bound(results, undecoded, rack, full_rack, table, profile, meter)
         settled = _settle(
             results, rack, full_rack, table, profile, objective, prune, host_cap, meter, floor, undecoded
         )
@@ -163,6 +182,22 @@ def _solve_rack(
         if host_cap[0] < 0 or host_cap[1] < 0:
             return None  # the host search ran past its limits: a full pass would too
     return None
+
+
+def _bound(results, undecoded, rack, full_rack, table, profile, meter) -> _Found | Undecoded:
+    """``_solve_rack``'s ``bound_only`` answer from the joker choices' bounds (best first): the
+    best play where it is legal, else the best bound (``Undecoded``); the best legal play on the
+    way is kept (``Meter.keep``: a search cut short by its budget answers it)."""
+    bound = results[0][0][0] if undecoded is None else max(results[0][0][0], undecoded)
+    for found, *_ in results:
+        if isinstance(found, Undecoded):
+            continue
+        if not found[2]:
+            return (found[0], table, ()) if found[0] >= bound else Undecoded(bound)
+        if _legal(profile, table, full_rack, found):
+            meter.keep(found)
+            return found if found[0] >= bound else Undecoded(bound)
+    return Undecoded(bound)
 
 
 def _pin_all(table: tuple[Meld, ...], joker: int) -> dict:
@@ -477,9 +512,9 @@ def _tracked_host(
     """``_hosted`` for one or two freed jokers by one search that tracks their host sets
     (``_best`` with ``host``): its best play if that reaches ``floor``, else a score below
     ``floor``; None where that search does not apply, runs past ``SearchOptions.max_tracked_states``
-    or decodes into a play that ``validate_move`` refuses, also once more with the kept jokers put
-    back outside the host runs. Its states count against the search budget like any other pass
-    (past the budget: ``SearchBudgetSpent``)."""
+    (or ``max_tracked_call`` in one kernel call) or decodes into a play that ``validate_move``
+    refuses, also once more with the kept jokers put back outside the host runs. Its states
+    count against the search budget like any other pass (past the budget: ``SearchBudgetSpent``)."""
     cap = meter.options.max_tracked_states
     capped = meter.left is None or meter.left > cap
     if pinned:
@@ -498,7 +533,8 @@ def _tracked_host(
     def tracked_pass(limit: int | None, kept_outside_hosts: bool = False):
         """One pass within ``limit`` states: (its answer, its meter, whether it ran past the limit);
         past the search budget, where the pass is charged to it, ``SearchBudgetSpent``."""
-        sub = Meter(limit, options=meter.options)
+        options = meter.options
+        sub = Meter(limit, options=options, call_limit=options.max_tracked_call if capped else None)
         try:
             found = _best(rack, table, profile, objective, sub, **opts, kept_outside_hosts=kept_outside_hosts)
             return found, sub, False
@@ -520,7 +556,7 @@ def _tracked_host(
         if virtual:
             # the kept jokers back into sets other than the host runs: a tile of the kept
             # joker's face there may be a rack item the host run counted (one more pass)
-            found, _, _ = tracked_pass(sub.limit(), kept_outside_hosts=True)
+            found, _, _ = tracked_pass(sub.left, kept_outside_hosts=True)
             if found is not None and _legal(profile, table, full_rack, found):
                 return found
         meter.fail(GiveUp.TRACKED_REFUSED)

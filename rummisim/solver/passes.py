@@ -23,8 +23,8 @@ pass may pick another of several best tables than a full pass; if none of them p
 ``validate_move``, the full passes are run before giving up.
 
 Wrap: the 1s of a colour are split between position 1 and V+1 (the high 1); each split is
-its own sub-problem (``_wrap_splits``), the high 1s fixed before the sweep, and each one after
-the first only looks for a better score (its floor).
+its own sub-problem (``_wrap_splits``), the high 1s fixed before the sweep; the floors go round
+the splits, highest first, and once a play is found each split only looks for a better score.
 
 Search budget: every state created is charged to a ``Meter``; a search that would pass what
 the meter allows stops with ``SearchBudgetSpent``. The beam pass (``_best`` with
@@ -240,7 +240,10 @@ def _best_or_bound(
         step_cap = min(max(1, beam_states // (2 * n_steps)), (MAX_STATES - 1) // n_steps // 2)
         beam, bounds = step_cap, [NO_BOUND]  # it keeps what a step may create
     kernel_pins = pin_grids(pins, n_pos, profile) if pins else None
-    best = _search(tab, grids, bounds, meter, beam, step_cap, pins=kernel_pins, host=host_fields)
+    # a tracked search with wrap skips the splits where the same search without host fields
+    # reaches no floor (``_search``)
+    plain = _tables(profile, copies, n_jokers, False) if host_fields is not None else None
+    best = _search(tab, grids, bounds, meter, beam, step_cap, pins=kernel_pins, host=host_fields, plain=plain)
     if best == NO_STATE and floor is not None:
         return NO_BOUND, table, ()  # nothing reaches the floor
     if not isinstance(best, _Best):
@@ -403,6 +406,7 @@ def _search(
     *,
     pins: PinGrids | None = None,
     host: HostFields | None = None,
+    plain: _Tables | None = None,
 ) -> _Best | int:
     """Run the kernel with each score floor in turn until one finds a final state: its
     ``_Best``, or NO_STATE / OVERFLOW. The states created are charged to ``meter``; past what
@@ -412,21 +416,35 @@ def _search(
     the split through the sweep (the kernel's per-colour ``low`` counts) multiplies the states
     by up to three per colour, 14x on game positions. Instead each split is its own sub-problem
     (``_wrap_splits``): the high 1s of each colour are fixed before the sweep, so the kernel
-    carries no split; the best sub-problem is the optimum, and each one after the first only
-    looks for a better score (its floor), which prunes almost everything. A sub-problem's best
-    play is read out of the state arrays as soon as it is found (the next one reuses them)."""
+    carries no split; the best sub-problem is the optimum. The floors go round the splits, the
+    highest floor first: every split is searched at one floor before any at the next one down,
+    and the first floor that a split reaches settles it (a split whose optimum reaches the floor
+    answers it exactly; the others lie below). Within a floor, each split after a play is found
+    only looks for a better score, which prunes almost everything. (0.3.4; before, each split
+    went down every floor in turn: a split far from the whole rack ran its low, costly floors
+    before the split that places it all was tried, and one position ran past 2^20 states.) A
+    sub-problem's best play is read out of the state arrays as soon as it is found (the next one
+    reuses them). ``plain`` (a search that tracks host sets, ``host``): the tables of the same
+    search without host fields, a relaxation (a freed joker may go anywhere, and its runs count
+    their jokers) whose pass makes about a quarter of the tracked one's states: a split whose
+    plain pass reaches no floor is skipped at that floor (0.3.4; the tracked pass on the splits of ``classic-wrap``
+    positions with a freed joker ran past 2^20 states proving floors no split could reach)."""
     if beam or not grids.wrapable.any():
         return _best_state(_passes(tab, grids, bounds, meter, beam, step_cap, pins=pins, host=host), grids)
     best: _Best | int = NO_STATE
-    for split in _wrap_splits(grids, pins=pins, rack_high=host is not None):
-        floors = bounds
-        if isinstance(best, _Best):  # only a better play is of interest
-            floors = sorted({max(b, best.score + 1) for b in bounds}, reverse=True)
-        found = _passes(tab, split, floors, meter, pins=pins, host=host)
-        if found == OVERFLOW:
-            return OVERFLOW
-        if found >= 0:
-            best = _best_state(found, split)
+    splits = list(_wrap_splits(grids, pins=pins, rack_high=host is not None))
+    for floor in bounds:
+        for split in splits:
+            above = floor if not isinstance(best, _Best) else max(floor, best.score + 1)
+            if plain is not None and _passes(plain, split, [above], meter, pins=pins) == NO_STATE:
+                continue  # (a pass without host fields reaches no floor: a tracked one cannot)
+            found = _passes(tab, split, [above], meter, pins=pins, host=host)
+            if found == OVERFLOW:
+                return OVERFLOW
+            if found >= 0:
+                best = _best_state(found, split)
+        if isinstance(best, _Best):
+            return best
     return best
 
 
