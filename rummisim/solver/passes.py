@@ -427,8 +427,11 @@ def _search(
     reuses them). ``plain`` (a search that tracks host sets, ``host``): the tables of the same
     search without host fields, a relaxation (a freed joker may go anywhere, and its runs count
     their jokers) whose pass makes about a quarter of the tracked one's states: a split whose
-    plain pass reaches no floor is skipped at that floor (0.3.4; the tracked pass on the splits of ``classic-wrap``
-    positions with a freed joker ran past 2^20 states proving floors no split could reach)."""
+    plain pass reaches no floor is skipped at that floor (0.3.4; the tracked pass on the splits
+    of ``classic-wrap`` positions with a freed joker ran past 2^20 states proving floors no split
+    could reach). Going floor by floor costs a plain search's median about 15% on
+    ``classic-wrap``'s greedy set (0.27 against 0.23 ms) and takes the slowest of its holding
+    set from 33 to 16 ms."""
     if beam or not grids.wrapable.any():
         return _best_state(_passes(tab, grids, bounds, meter, beam, step_cap, pins=pins, host=host), grids)
     best: _Best | int = NO_STATE
