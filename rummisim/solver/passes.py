@@ -469,26 +469,27 @@ def _wrap_splits(grids: Grids, *, pins: PinGrids | None = None, rack_high: bool 
     1s first: a table tile and a rack tile of one face are interchangeable, and a table 1 placed
     high leaves the rack 1 free for more), with no split left for the kernel (no colour wraps).
     A rack 1 moved high may still stay on the rack (the kernel plays rack tiles at will): that is
-    the same play as a sub-problem with fewer high 1s. A colour takes high 1s only if a run can
-    reach V+1: its 12 and 13, or jokers for what is missing. ``rack_high`` (a search that tracks
+    the same play as a sub-problem with fewer high 1s. Each high 1 ends a run of its own through
+    12 and 13 (a run of three at least), so a split whose high 1s need more jokers for the 12s and
+    13s missing than the search has is left out (0.3.4; it counted one run a colour, each colour
+    against every joker: on a table with all eight 1s and two rack jokers, 43 of the 81 splits
+    could not hold their high 1s). ``rack_high`` (a search that tracks
     host sets): a rack 1 counts as a host's rack item where a table 1 does not, so they are not
     interchangeable, and every mix of table and rack 1s high is a sub-problem of its own."""
     tgrid, rgrid = grids.table, grids.rack
     last = tgrid.shape[0] - 1
-    have = (tgrid + rgrid) > 0
-    if pins is not None:  # pinned runs (out of the grids) cover their positions too
+    have = tgrid + rgrid  # the items of each face, pinned runs (out of the grids) covering it too
+    if pins is not None:
         start, end = pins.start, pins.end
-        have |= (np.cumsum(start, axis=0) - np.cumsum(end, axis=0) + end) > 0
+        have = have + np.cumsum(start, axis=0) - np.cumsum(end, axis=0) + end
     choices = []
     for c in range(tgrid.shape[1]):
         ones = int(tgrid[0, c] + rgrid[0, c]) if grids.wrapable[c] else 0
-        missing = int(not have[last - 1, c]) + int(not have[last - 2, c])
-        highs = range(ones + 1) if ones and missing <= grids.n_jokers else range(1)
         table_ones = int(tgrid[0, c])
         choices.append(
             [
-                (high, from_table)
-                for high in highs
+                (high, from_table, _high_jokers(high, have[last - 1, c], have[last - 2, c]))
+                for high in range(ones + 1)
                 for from_table in (
                     range(min(high, table_ones), max(0, high - (ones - table_ones)) - 1, -1)
                     if rack_high
@@ -498,14 +499,22 @@ def _wrap_splits(grids: Grids, *, pins: PinGrids | None = None, rack_high: bool 
         )
     no_wrap = np.zeros_like(grids.wrapable)
     for split in product(*choices):
+        if sum(need for _, _, need in split) > grids.n_jokers:
+            continue
         tg = tgrid.copy()
         rg = rgrid.copy()
-        for c, (high, from_table) in enumerate(split):
+        for c, (high, from_table, _) in enumerate(split):
             tg[0, c] -= from_table
             rg[0, c] -= high - from_table
             tg[last, c] = from_table
             rg[last, c] = high - from_table
         yield grids._replace(table=tg, rack=rg, wrapable=no_wrap)
+
+
+def _high_jokers(high: int, at_13: int, at_12: int) -> int:
+    """Jokers that ``high`` high 1s of a colour need at least: one run each through 12 and 13,
+    where the items of those faces (``at_12``, ``at_13``) fall short."""
+    return max(0, high - int(at_13)) + max(0, high - int(at_12))
 
 
 def _passes(tab: _Tables, grids: Grids, bounds, meter: Meter, beam: int = 0, step_cap: int = 0, *,
