@@ -28,7 +28,7 @@ import pytest
 
 from rummisim import load_profile, parse_table, parse_tiles
 from rummisim.moves import validate_move
-from rummisim.solver import reference_solve, solve
+from rummisim.solver import passes, reference_solve, solve
 from rummisim.solver.dp import without_rearrange
 from rummisim.solver.jokers_placed import restore_jokers
 from rummisim.solver.passes import _group_totals, _pair_totals
@@ -216,3 +216,31 @@ def test_two_freed_jokers_in_one_group_need_a_group_that_holds_both():
     assert (totals[4, 2] >> 2) & 1 and not (pairs[4, 2] >> 2) & 1 and (pairs[4, 2] >> 3) & 1
     assert (pairs[2, 1] >> 2) & 1  # K12 B12 J J
     assert not pairs[3, 3]  # three of one colour: three groups of one tile, none a group of the DP
+
+
+def test_wrap_splits_that_cannot_hold_their_high_ones_are_left_out():
+    """0.3.4: each high 1 (after 13) ends a run of its own through 12 and 13, so a split whose
+    high 1s need more jokers for the missing 12s and 13s than the search has is not searched. A
+    `classic-wrap` table with all eight 1s beside a rack with two jokers: of the 81 splits, 38
+    can hold their high 1s (two K1s high need a joker for the second K13, two R1s three, ...)."""
+    profile = load_profile("classic-wrap")
+    table = parse_table(
+        "K1 K2 K3 K4 K5 | K1 K2 K3 K4 K5 K6 K7 | K9 O9 B9 | K10 K11 K12 | K12 R12 O12 | K13 O13 B13 | "
+        "R1 R2 R3 R4 R5 R6 | R1 R2 R3 R4 R5 R6 R7 R8 | O1 O2 O3 O4 O5 O6 O7 | O1 O2 O3 O4 O5 O6 O7 O8 | "
+        "B1 B2 B3 B4 B5 B6 | B1 B2 B3 B4 B5 B6",
+        profile,
+    )
+    rack = parse_tiles("K7 K8 K8 K10 R7 R11 O10 O12 B9 B12 J J", profile)
+    table_counts, rack_counts = passes._tile_counts(rack, table, profile.tileset)
+    grids = passes._grids(table_counts, rack_counts, profile, passes._position_gains(profile, "tiles"), 2)
+    splits = list(passes._wrap_splits(grids))
+    assert len(splits) == 38
+    have = grids.table + grids.rack
+    for split in splits:
+        high = split.table[-1] + split.rack[-1]
+        need = sum(max(0, h - have[-2, c]) + max(0, h - have[-3, c]) for c, h in enumerate(high))
+        assert need <= 2
+    # the answer is the one every split was searched for before (0.3.3: 66.8 million states)
+    got = solve(rack, table, profile, budget=None)
+    assert got.proven and got.tiles_placed == 10
+    validate_move(profile, table, rack, got.table, got.played, opened=True)
