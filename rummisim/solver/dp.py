@@ -317,11 +317,8 @@ def _cored_opening(rack, base, profile, objective, meter) -> _Found | None:
         full = _best_play(rack, base, profile, objective, meter, bound_only=True)
         if full is None:
             return None
-        if not isinstance(full, Undecoded):
-            if not full[2]:
-                return full
-            if _opens_alone(profile, base, rack, full):
-                return full
+        if not isinstance(full, Undecoded) and (not full[2] or _opens_alone(profile, base, rack, full)):
+            return full  # no play at all, or one that opens alone
     if full is not None and not isinstance(full, Undecoded):
         laid: dict[Meld, int] = {}
         for meld in full[1]:

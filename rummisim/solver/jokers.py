@@ -189,15 +189,25 @@ def _bound(results, undecoded, rack, full_rack, table, profile, meter) -> _Found
     best play where it is legal, else the best bound (``Undecoded``); the best legal play on the
     way is kept (``Meter.keep``: a search cut short by its budget answers it)."""
     bound = results[0][0][0] if undecoded is None else max(results[0][0][0], undecoded)
-    for found, *_ in results:
-        if isinstance(found, Undecoded):
+    best, _ = _first_legal(results, full_rack, table, profile)
+    if best is None:
+        return Undecoded(bound)
+    meter.keep(best)
+    return best if best[0] >= bound else Undecoded(bound)
+
+
+def _first_legal(results, full_rack, table, profile) -> tuple[_Found | None, list]:
+    """The first of the joker choices' results (best first) that is a legal play, or no play
+    (the table as it is), else None; and the choices before it whose play ``validate_move``
+    refuses or whose steps did not decode (``passes.Undecoded``)."""
+    pending = []
+    for result in results:
+        found = result[0]
+        if isinstance(found, Undecoded) or (found[2] and not _legal(profile, table, full_rack, found)):
+            pending.append(result)
             continue
-        if not found[2]:
-            return (found[0], table, ()) if found[0] >= bound else Undecoded(bound)
-        if _legal(profile, table, full_rack, found):
-            meter.keep(found)
-            return found if found[0] >= bound else Undecoded(bound)
-    return Undecoded(bound)
+        return (found if found[2] else (found[0], table, ())), pending
+    return None, pending
 
 
 def _pin_all(table: tuple[Meld, ...], joker: int) -> dict:
@@ -260,21 +270,7 @@ def _settle(
     ``_hosted`` like one whose play is refused. ``undecoded``: the best bound of the choices that
     free none and did not decode (under ``Meter.settle``): the answer is proven only where a
     legal play reaches it."""
-    best: _Found | None = None
-    pending = []
-    for found, virtual, forced, pinned in results:
-        if best is not None and found[0] <= best[0]:
-            break
-        if isinstance(found, Undecoded):
-            pending.append((found, virtual, forced, pinned))
-            continue
-        if not found[2]:
-            best = (found[0], table, ())
-            break
-        if _legal(profile, table, full_rack, found):
-            best = found
-            break
-        pending.append((found, virtual, forced, pinned))
+    best, pending = _first_legal(results, full_rack, table, profile)
     if best is not None:
         meter.keep(best)
     # choices freeing one joker first: their plays may settle those that free several

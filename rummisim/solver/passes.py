@@ -242,7 +242,8 @@ def _best_or_bound(
     kernel_pins = pin_grids(pins, n_pos, profile) if pins else None
     # a tracked search with wrap skips the splits where the same search without host fields
     # reaches no floor (``_search``)
-    plain = _tables(profile, copies, n_jokers, False) if host_fields is not None else None
+    wraps = host_fields is not None and grids.wrapable.any()
+    plain = _tables(profile, copies, n_jokers, False) if wraps else None
     best = _search(tab, grids, bounds, meter, beam, step_cap, pins=kernel_pins, host=host_fields, plain=plain)
     if best == NO_STATE and floor is not None:
         return NO_BOUND, table, ()  # nothing reaches the floor
