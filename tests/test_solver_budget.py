@@ -60,7 +60,7 @@ def legal(profile, table_text, rack_text, solution, opened=True):
 @pytest.mark.parametrize(("rack", "table_text"), BIG)
 def test_a_budget_that_suffices_changes_nothing(standard, rack, table_text):
     free = solve(rack, table_text, standard)
-    assert free.proven and free.nodes > 75_000
+    assert free.proven and free.nodes > 60_000  # more than the cut budget below
     # the exact search may spend all but 1/BEAM_SHARE of the budget
     enough = free.nodes * BEAM_SHARE // (BEAM_SHARE - 1) + BEAM_SHARE
     bounded = solve(rack, table_text, standard, budget=enough)

@@ -158,6 +158,29 @@ CORNERS = [
         True,
         10,
     ),
+    # 0.3.5: the tracked host pass ran floors above the joker choice's bound (which no legal play
+    # passes: now its ceiling), then past 2^20 states in one call
+    (
+        "guide-strict-joker",
+        "K1 K2 K3 K4 K5 | K1 R1 B1 | K4 K5 K6 K7 | K10 O10 B10 | K13 R13 J(O13) B13 | "
+        "R2 J(R3) R4 R5 R6 | O1 O2 O3 | O5 O6 O7 O8 | O8 O9 O10 | B2 B3 B4 B5 B6 B7 B8 | B6 B7 B8 B9",
+        "K10 K12 R1 R3 R4 R8 R8 R13 O2 O5 O11 O13 B11",
+        False,
+        True,
+        10,
+    ),
+    # 0.3.5: as above, and its last floor passed 2^20 states until the states whose host run
+    # another state beats (as many rack items or more, a type that can do all it can) were dropped
+    (
+        "guide-strict-joker",
+        "K1 K2 K3 | K1 R1 O1 | K2 R2 O2 | K3 K4 K5 K6 K7 | K7 K8 K9 K10 K11 J(K12) K13 | K9 O9 B9 | "
+        "K11 K12 K13 | R2 R3 R4 R5 R6 | R6 R7 R8 | R10 R11 R12 | O1 O2 O3 O4 O5 O6 | "
+        "O3 O4 O5 O6 O7 O8 | O10 J(O11) O12 | O10 O11 O12 O13 | B1 B2 B3 | B3 B4 B5 B6 B7 | B7 B8 B9",
+        "K8 K10 K12 R7 R9 R9 R11 O9 O13 B2 B5 B6 B10 B12",
+        False,
+        True,
+        13,
+    ),
 ]
 
 

@@ -18,6 +18,8 @@ wherever its play is legal. "No host set listed" is ``SearchOptions(max_host_sol
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from helpers import with_overrides
@@ -359,3 +361,89 @@ def test_relaxed_tracking_agrees_with_milp(monkeypatch, tracked):
         checked += 1
     assert checked == 50 and sum(relaxed) >= 5
     assert sum(ok for freed, ok in tracked if freed == 2) >= 3
+
+
+def test_host_run_types_beaten_by_another():
+    """``host_fields.host_beats``: a host run of type ``a`` beats one of type ``b`` where every move of
+    ``b`` is one of ``a`` too, into a type as good, closing where ``b`` closes and at the top with as
+    few leading jokers. Of the four types (A one tile, C two items, D a valid run and a joker
+    waiting for a tile, E valid), C and E beat D, and nothing else (C closes nowhere E does not,
+    but after a joker E waits for a tile where C is valid)."""
+    from rummisim.solver.host_fields import host_beats
+    from rummisim.solver.tables import _tables, type_arrays
+
+    for name in ("standard", "guide-strict-joker", "classic-wrap"):
+        profile = two_rack_tiles(name)
+        types = _tables(profile, profile.tileset.copies, 3, True).types
+        beats = host_beats(*type_arrays(types))
+        names = types.names
+        pairs = {(names[a], names[b]) for a, b in zip(*np.nonzero(beats), strict=True)}
+        assert pairs == {("C", "D"), ("E", "D")}, name
+        assert not (beats & beats.T).any()
+
+
+def test_a_step_drops_the_states_whose_host_run_another_beats():
+    """``kernel._drop_dominated`` on a step of five states: the host run with fewer rack items
+    goes where the same key with more items scores as high, and a D run goes beside a C run of
+    as many items; a lower score, another colour or the other freed-joker flag keeps a state;
+    the states kept stay in order."""
+    from rummisim.solver import host_fields as H
+    from rummisim.solver import kernel as K
+
+    at = 20
+    rest = 0b1011  # the key's other fields, the same in all
+
+    def run(colour, kind, items, freed=0):
+        field = H.HOST_ACTIVE + colour * H.HOST_PER_COLOUR + kind * 6 + items * 2 + freed
+        return rest | (field << at)
+
+    a, c, d, e = range(4)
+    states = [
+        (run(0, e, 1), 10),  # beaten: E with two items scores 10
+        (run(0, e, 2), 10),
+        (run(1, d, 0), 7),  # beaten: C with no item scores 7
+        (run(1, c, 0), 7),
+        (run(2, e, 0), 9),  # kept: E with two items of colour 2 scores less
+        (run(2, e, 2), 8),
+        (run(3, d, 1, freed=1), 5),  # kept: the C beside it holds no freed joker
+        (run(3, c, 1), 6),
+    ]
+    n = len(states)
+    keys = np.zeros(16, dtype=np.int64)
+    scores, parents, actions = np.zeros_like(keys), np.zeros_like(keys), np.zeros_like(keys)
+    htab = np.zeros((1 << K.HASH_BITS, 3), dtype=np.int64)
+    hinfo = np.zeros(2, dtype=np.int64)
+    K._new_step(htab, hinfo, n)
+    count = 1  # the step starts after one state of the step before
+    for i, (key, score) in enumerate(states):
+        count = K._insert(key, score, 0, i, keys, scores, parents, actions, count, 1, htab, hinfo)
+    beats = np.zeros((4, 4), dtype=np.bool_)
+    beats[c, d] = beats[e, d] = True
+    host = SimpleNamespace(at=at, second_at=-1, beats=beats)
+    kept = K._drop_dominated.py_func(1, count, keys, scores, parents, actions, htab, hinfo, host)
+    assert list(actions[1:kept]) == [1, 3, 4, 5, 6, 7]
+
+
+def test_floors_above_the_ceiling_are_not_searched(monkeypatch):
+    """``passes._best_or_bound`` with a ``ceiling`` (the joker choice's bound, which no legal play
+    here passes) runs no floor above it: only the floors between it and ``floor``, then ``floor``."""
+    profile = load_profile("standard")
+    table = parse_table("K3 K4 K5 | R7 O7 B7", profile)
+    rack = parse_tiles("K6 K7 R1 O9 B12", profile)
+    seen = []
+    search = passes._search
+
+    def spy(tab, grids, bounds, *args, **kwargs):
+        seen.append(list(bounds))
+        return search(tab, grids, bounds, *args, **kwargs)
+
+    monkeypatch.setattr(passes, "_search", spy)
+    meter = Meter()
+    weight = passes.TILE_WEIGHT
+    found = passes._best_or_bound(rack, table, profile, "tiles", meter, floor=weight)
+    assert found is not None and len(found[2]) == 2
+    found = passes._best_or_bound(rack, table, profile, "tiles", meter, floor=weight, ceiling=3 * weight)
+    assert found is not None and len(found[2]) == 2
+    whole, ceiling = seen
+    assert whole[0] == 5 * weight and whole[-1] == weight
+    assert ceiling == [3 * weight, weight]

@@ -24,10 +24,10 @@ from rummisim.profile import RuleProfile
 from rummisim.solver.common import (
     HOST_RACK_ITEMS,
 )
-from rummisim.solver.jokers_placed import add_spare_jokers, restore_jokers
-from rummisim.solver.kernel import (
+from rummisim.solver.host_fields import (
     host_lead,
 )
+from rummisim.solver.jokers_placed import add_spare_jokers, restore_jokers
 from rummisim.solver.pins import (
     Pin,
     pin_grows,

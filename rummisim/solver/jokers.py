@@ -25,7 +25,7 @@ too many to list (``SearchOptions.max_host_solves``), or the listed ones cannot 
 choice, one pass tracks the set that holds each freed joker instead: the key gets a host field,
 before it exists the colours of the current value that put a rack copy in its groups, then the
 run it is (colour, run type, rack items 0..2, freed joker in it or not), then done
-(``kernel._host_move``). A run takes a tile that counts as a rack item where a rack copy of that
+(``host_fields._host_move``). A run takes a tile that counts as a rack item where a rack copy of that
 face is played at that step (copies of a face are interchangeable), a rack joker, or the freed
 joker (even where a tile of that face stays on the rack: the freed joker cannot move to another
 set); it closes as the host set with the freed joker and two rack items in it, jokers appended
@@ -47,7 +47,8 @@ joker counts, a relaxation of ``max_per_set`` that is exact wherever its play is
 decoding ``validate_move`` refuses is tried once more with the kept jokers put back outside the
 host runs (a host run may have counted a tile of a kept joker's face as its rack item). Where
 the pass decodes into a refused play or passes ``SearchOptions.max_tracked_states``, the search
-gives up (``GiveUp``). Pure; no I/O.
+gives up (``GiveUp``). The host searches of a choice run no floor above its bound (their
+``ceiling``: no legal play of the choice passes it; 0.3.5). Pure; no I/O.
 """
 
 from __future__ import annotations
@@ -292,10 +293,10 @@ def _settle(
             sub = _guided(*args, found, prune, meter, pinned)
             meter.why = why
         if sub is None and unsettled is None:
-            sub = _hosted(*args, above, prune, (), host_cap, meter, tracked_pins=pinned)
+            sub = _hosted(*args, above, prune, (), host_cap, meter, tracked_pins=pinned, ceiling=found[0])
             if sub is None and pinned and host_cap[0] >= 0 and host_cap[1] >= 0:
                 # without the pins its best play broke a pinned set: host sets beside the pins
-                sub = _hosted(*args, above, prune, (), host_cap, meter, pinned)
+                sub = _hosted(*args, above, prune, (), host_cap, meter, pinned, ceiling=found[0])
             if sub is None and not meter.settle:
                 return None
         if sub is None:
@@ -356,7 +357,7 @@ def _guided(
                 passes[1] -= 1  # the last freed jokers' hosts tracked, beside this host set
                 found = _tracked_host(
                     rack, full_rack, table, profile, objective, meter, virtual, forced, bound[0], prune,
-                    hosts, pinned,
+                    hosts, pinned, ceiling=bound[0],
                 )  # fmt: skip
             if found is not None and found[2] and found[0] >= bound[0]:
                 return found
@@ -365,7 +366,7 @@ def _guided(
 
 def _hosted(
     rack, full_rack, table, profile, objective, virtual, forced, floor, prune, placed, host_cap, meter,
-    pinned=(), tracked_pins=None,
+    pinned=(), tracked_pins=None, ceiling=None,
 ):  # fmt: skip
     """``_host_sets_search``; where that gives up on one or two freed jokers (too many host
     sets, or a host play it cannot place), one search that tracks the host sets
@@ -382,22 +383,23 @@ def _hosted(
         before = meter.spent
         found = _tracked_host(
             rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune, placed,
-            tracked_pins,
+            tracked_pins, ceiling=ceiling,
         )  # fmt: skip
         host_cap[1] -= meter.spent - before
         if found is not None or host_cap[1] < 0:
             return found
-    found = _host_sets_search(*args, floor, prune, placed, host_cap, meter, pinned, tracked_pins)
+    found = _host_sets_search(*args, floor, prune, placed, host_cap, meter, pinned, tracked_pins, ceiling)
     if found is not None or placed or not tracked:
         return found
     return _tracked_host(
-        rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune, (), tracked_pins
-    )
+        rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune, (), tracked_pins,
+        ceiling=ceiling,
+    )  # fmt: skip
 
 
 def _host_sets_search(
     rack, full_rack, table, profile, objective, virtual, forced, floor, prune, placed, host_cap, meter,
-    pinned=(), tracked_pins=None,
+    pinned=(), tracked_pins=None, ceiling=None,
 ):  # fmt: skip
     """The best play of a joker choice that frees table jokers (the ``forced`` rack tiles
     replace them), under ``reuse: two_rack_tiles``, if it reaches ``floor`` (else a score
@@ -444,8 +446,9 @@ def _host_sets_search(
             break  # a play of the whole rack is known
         host_cap[0] -= 1
         opts = dict(
-            virtual=kept, forced=forced, prune=prune, hosts=placed + (host,), floor=floor, pinned=pins
-        )
+            virtual=kept, forced=forced, prune=prune, hosts=placed + (host,), floor=floor, pinned=pins,
+            ceiling=ceiling,
+        )  # fmt: skip
         before = meter.spent
         found = _best(rack, table, profile, objective, meter, **opts)
         if found is None:
@@ -470,7 +473,9 @@ def _host_sets_search(
             break
         if not _legal(profile, table, full_rack, found):
             args = (rack, full_rack, table, profile, objective, virtual, forced)
-            found = _hosted(*args, floor, prune, placed + (host,), host_cap, meter, pinned, tracked_pins)
+            found = _hosted(
+                *args, floor, prune, placed + (host,), host_cap, meter, pinned, tracked_pins, found[0]
+            )
             if found is None:
                 return None
             if not found[2] or found[0] < floor:
@@ -503,8 +508,9 @@ def _rack_item_hosts(table_counts, rack_counts, profile, left: int, cap: int) ->
 
 
 def _tracked_host(
-    rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune, placed=(), pinned=()
-):
+    rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune, placed=(), pinned=(),
+    ceiling=None,
+):  # fmt: skip
     """``_hosted`` for one or two freed jokers by one search that tracks their host sets
     (``_best`` with ``host``): its best play if that reaches ``floor``, else a score below
     ``floor``; None where that search does not apply, runs past ``SearchOptions.max_tracked_states``
@@ -523,8 +529,9 @@ def _tracked_host(
         if outside is None or outside[1]:
             pinned = ()
     opts = dict(
-        virtual=virtual, forced=forced, prune=prune, floor=floor, host=True, hosts=placed, pinned=pinned
-    )
+        virtual=virtual, forced=forced, prune=prune, floor=floor, host=True, hosts=placed, pinned=pinned,
+        ceiling=ceiling,
+    )  # fmt: skip
 
     def tracked_pass(limit: int | None, kept_outside_hosts: bool = False):
         """One pass within ``limit`` states: (its answer, its meter, whether it ran past the limit);

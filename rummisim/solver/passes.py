@@ -4,7 +4,7 @@ the kernel walks, its score floors, the wrap splits and the decoding of the best
 The kernel's inputs (``kernel._kernel``) are records: the position's ``Grids`` (``_grids``; one
 per wrap split, ``_wrap_splits``), the profile's ``tables.KernelTables`` (``_Tables.kernel``),
 the state ``kernel.Buffers``, the ``pins.PinGrids`` (``_no_pins`` without pins), the tracked
-host sets' ``kernel.HostFields`` (``_host_fields``) or None, and per floor a ``Pass`` (its floor,
+host sets' ``host_fields.HostFields`` (``_host_fields``) or None, and per floor a ``Pass`` (its floor,
 budget and beam), which ``_run_passes`` makes in compiled code.
 
 Bounding. Each kernel pass has a score floor: a state whose score plus the most the
@@ -12,7 +12,10 @@ rack tiles after it can add stays below the floor is dropped, so the pass answer
 exact optimum whenever that reaches the floor, and nothing otherwise. The floors ask
 for the whole rack, then all but one or two rack tiles, then nothing (a full pass).
 The positions that are slow to search (big tables, jokers) mostly place the whole rack,
-and those passes usually keep far fewer states. Dead ends: an exact pass does not make a
+and those passes usually keep far fewer states. A search that settles a joker choice knows a
+ceiling as well (the choice's bound, which no legal play passes): the floors above it are not
+run (0.3.5; on ``guide-strict-joker``'s slowest tracked passes they were up to 60% of the states).
+Dead ends: an exact pass does not make a
 state whose key alone rules out every continuation (its colour's open runs need more items at
 the next position than the tiles of that face and the jokers left; a run that cannot close at
 the top; after the last colour of a value, groups that cannot form with the jokers left). These
@@ -58,16 +61,19 @@ from rummisim.solver.decode import (
     build_table,
     split_host,
 )
+from rummisim.solver.host_fields import (
+    HOST_BITS,
+    HOST_TYPES,
+    MAX_HOST_COLOURS,
+    HostFields,
+    host_beats,
+)
 from rummisim.solver.hosts import (
     Host,
     freed_in,
 )
 from rummisim.solver.kernel import (
-    HOST_BITS,
-    HOST_TYPES,
-    MAX_HOST_COLOURS,
     Buffers,
-    HostFields,
     _buffers,
     _kernel,
 )
@@ -160,6 +166,7 @@ def _best_or_bound(
     pinned: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = (),
     host: bool = False,
     kept_outside_hosts: bool = False,
+    ceiling: int | None = None,
 ) -> _Found | Undecoded | None:
     """(score, new table, played) of the best play, treating table jokers as free,
     except ``virtual``: table jokers kept at these faces (tiles of that face in the DP, jokers
@@ -173,8 +180,9 @@ def _best_or_bound(
     its runs then without per-run joker counts (a relaxation of ``max_per_set``: the decoding
     refuses a set past the cap, and the caller checks the play);
     ``kept_outside_hosts``: the kept jokers go back into sets other than the host runs where
-    they can (``jokers_placed.restore_jokers``). Where the decoding fails: its score as an
-    ``Undecoded`` bound (a joker choice's bound, which another choice's play may still reach).
+    they can (``jokers_placed.restore_jokers``). ``ceiling``: an upper bound of every legal play
+    (a joker choice's bound): with ``floor``, no floor above it is run. Where the decoding fails:
+    its score as an ``Undecoded`` bound (a joker choice's bound, which another choice's play may still reach).
 
     The DP places only the jokers some set needs; every other joker (the table's must stay,
     the rack's score) is added afterwards where a set has room. If they do not fit, the
@@ -232,8 +240,11 @@ def _best_or_bound(
     n_steps = n_pos * (C + 1)
     bounds = _bounds(rack_counts[:joker], profile, objective) if prune else [NO_BOUND]
     if floor is not None:
-        need = floor - offset - n_rj * item_gain(profile.jokers.penalty, objective)
-        bounds = [b for b in bounds if b > need] + [need]
+        jokers_gain = offset + n_rj * item_gain(profile.jokers.penalty, objective)
+        need = floor - jokers_gain
+        # a ceiling (an upper bound of every legal play here): the floors above it reach nothing
+        top = -NO_BOUND if ceiling is None else ceiling - jokers_gain
+        bounds = [b for b in bounds if need < b <= top] + [need]
     beam = step_cap = 0
     if beam_states:
         # half the states for the steps' caps: one state's moves may pass a cap a little
@@ -556,7 +567,8 @@ def _host_fields(tab: _Tables, n_rj: int, profile: RuleProfile, freed: int) -> H
     shape = tab.kernel.group_jokers.shape
     totals, pairs = _group_totals(profile, shape), _pair_totals(profile, shape)
     second = at + HOST_BITS if freed == 2 else -1
-    return HostFields(at, n_rj, after_tile, after_joker, closes, top_jokers, totals, pairs, second)
+    beats = host_beats(after_tile, after_joker, closes, top_jokers)
+    return HostFields(at, n_rj, after_tile, after_joker, closes, top_jokers, totals, pairs, second, beats)
 
 
 @lru_cache(maxsize=64)

@@ -1,0 +1,244 @@
+"""The host fields of the tracked host pass (``jokers._tracked_host``): how one or two freed
+table jokers' host sets ride in the kernel's key (``kernel._kernel``), their moves at a colour
+step (``_host_move``), at the groups of a value (``_host_group_jokers``) and at the top
+(``host_lead``), and which host runs beat others (``host_beats``, read by
+``kernel._drop_dominated``). Compiled with numba; pure; no I/O.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+from rummisim.solver.common import (
+    HOST_RACK_ITEMS,
+)
+
+# The host set of one freed table joker (``jokers.reuse: two_rack_tiles``): the key's host
+# field is 0..5 before it exists (the rack copies of the current value in its groups, as
+# ``_pre_count`` reads them: 0 none, 1..2 of one colour, 3..5 two to four of two colours or more;
+# with one freed joker only 0, 1 and 3, the colours), HOST_DONE once it is made, else the run it
+# is: HOST_ACTIVE + colour * HOST_PER_COLOUR + type * 6 + rack items (0..2) * 2 + freed joker in
+# it (0/1).
+HOST_DONE = 6
+
+
+HOST_ACTIVE = 7
+
+
+HOST_PER_COLOUR = 24  # 4 untracked run types x 3 counts of rack items x freed joker or not
+
+
+MAX_HOST_COLOURS = 5  # colours whose host runs the field holds (HOST_ACTIVE + 5 * 24 <= 127)
+
+
+HOST_MASK = 127
+
+
+HOST_OPS = 10  # a host run's moves at its colour step: see ``_host_move``
+
+
+HOST_BITS = 7
+
+
+HOST_TYPES = ("A", "C", "D", "E")  # the run types a host run takes (untracked joker counts)
+
+
+class HostFields(NamedTuple):
+    """The kernel's record of a search that tracks the host sets of one or two freed table
+    jokers in the key (``passes._host_fields``; ``_host_move``)."""
+
+    at: int  # the host field's first bit in the key
+    n_rj: int  # the rack jokers among the DP's jokers
+    after_tile: np.ndarray  # per run type, the type after a tile
+    after_joker: np.ndarray  # ... after a joker (-1: none)
+    closes: np.ndarray  # ... whether it may close
+    top_jokers: np.ndarray  # ... leading jokers that close it at the last position (-1: none)
+    group_totals: np.ndarray  # per (n, m) of a value's groups, the joker counts they may hold, as bits
+    pair_totals: np.ndarray  # ... where one group holds two jokers or more and two numbered tiles
+    second_at: int  # the second host field's first bit, or -1 (one freed joker)
+    beats: np.ndarray  # (types, types) a host run of the first type beats one of the second (``host_beats``)
+
+
+@numba.njit(cache=True, nogil=True)
+def _host_move(
+    hstate, op, c, rack_here, copies, n_rj, spare_tile, after_tile, after_joker, closes, other, two
+):  # fmt: skip
+    """One move of a host field at a colour step (colour ``c``): (its new value, tiles it takes
+    from those used here, jokers it places, whether it took the other freed joker), the value -1
+    for no such move. Before the host set exists, ``op`` 0 is no move (a group here that takes a
+    rack copy of the face counts a rack colour) and 1 starts it with a tile; a host run of this
+    colour must take a tile (2), a rack joker (3), the freed joker (4; once it holds it, the other
+    freed joker where that has no set yet, ``other``), or close (5..7: with 0..2 jokers appended
+    at its end, the freed joker first, then a rack joker; 8..9: with 1..2 appended, the other
+    freed joker among them), which makes it the host set when it holds the freed joker and two
+    rack items. A rack copy of the face is used here (``rack_here``): one of them is the host's
+    tile; ``copies``: the rack copies the groups of this value take here (counted as copies too
+    where two freed jokers are tracked, ``two``)."""
+    if hstate < HOST_DONE:
+        if op == 0:
+            return _pre_count(hstate, copies, two), 0, 0, False
+        return HOST_ACTIVE + c * HOST_PER_COLOUR + (2 if rack_here else 0), 1, 0, False
+    if hstate == HOST_DONE or (hstate - HOST_ACTIVE) // HOST_PER_COLOUR != c:
+        return hstate, 0, 0, False
+    r = (hstate - HOST_ACTIVE) % HOST_PER_COLOUR
+    kind = r // 6
+    items = (r // 2) % 3
+    freed = r % 2
+    at = HOST_ACTIVE + c * HOST_PER_COLOUR
+    if op == 2:
+        return at + after_tile[kind] * 6 + min(2, items + (1 if rack_here else 0)) * 2 + freed, 1, 0, False
+    if op == 3:
+        if n_rj == 0 or spare_tile or after_joker[kind] < 0:
+            return -1, 0, 0, False
+        return at + after_joker[kind] * 6 + min(2, items + 1) * 2 + freed, 0, 1, False
+    if op == 4:
+        if after_joker[kind] < 0 or (freed and not other):
+            return -1, 0, 0, False
+        return at + after_joker[kind] * 6 + items * 2 + 1, 0, 1, freed == 1
+    if op < 2 or not closes[kind]:
+        return -1, 0, 0, False
+    took = op >= 8
+    if took and not other:
+        return -1, 0, 0, False
+    appended = op - 7 if took else op - 5
+    # the appended jokers: this host's freed joker (where not in yet), the other's, rack jokers
+    rack_jokers = appended - (1 if appended and not freed else 0) - (1 if took else 0)
+    if rack_jokers < 0 or rack_jokers > n_rj or not (freed or appended) or items + rack_jokers < 2:
+        return -1, 0, 0, False
+    return HOST_DONE, 0, appended, took
+
+
+def host_beats(after_tile, after_joker, closes, top_jokers) -> np.ndarray:
+    """Per pair of run types (``a``, ``b``), whether a host run of type ``a`` beats one of type
+    ``b`` (``_drop_dominated``): every move of ``b`` is one of ``a`` too, into a type that is as
+    good, it closes where ``b`` does and at the top with as few leading jokers, and not the other
+    way round. The greatest such relation (a simulation), less the pairs that simulate each other."""
+    n = len(after_tile)
+    sim = np.ones((n, n), dtype=np.bool_)
+    changed = True
+    while changed:
+        changed = False
+        for a in range(n):
+            for b in range(n):
+                if not sim[a, b]:
+                    continue
+                ok = sim[after_tile[a], after_tile[b]] and (closes[a] or not closes[b])
+                if after_joker[b] >= 0:
+                    ok = ok and after_joker[a] >= 0 and sim[after_joker[a], after_joker[b]]
+                if top_jokers[b] >= 0:
+                    ok = ok and 0 <= top_jokers[a] <= top_jokers[b]
+                if not ok:
+                    sim[a, b] = False
+                    changed = True
+    return sim & ~sim.T
+
+
+@numba.njit(cache=True, nogil=True)
+def _host_ops(hstate, c, other):
+    """The moves of a host field at a colour step of colour ``c`` (``_host_move``): no host set
+    yet, nothing or one starts here; the host set is a run of this colour, ``HOST_OPS`` (less
+    the two closes with the other freed joker, where it cannot take that: ``other``); else
+    none (the field stays)."""
+    if hstate < HOST_DONE:
+        return 2
+    if hstate >= HOST_ACTIVE and (hstate - HOST_ACTIVE) // HOST_PER_COLOUR == c:
+        return HOST_OPS if other else HOST_OPS - 2
+    return 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _host_state(key, at):
+    """The host field at bit ``at`` of ``key``; HOST_DONE where there is none (``at`` -1)."""
+    return (key >> at) & HOST_MASK if at >= 0 else HOST_DONE
+
+
+@numba.njit(cache=True, nogil=True)
+def _pre_count(pre, copies, two):
+    """A host field before its set (0..5, see HOST_DONE) after ``copies`` rack copies of one
+    colour join the groups: one more colour, ``copies`` more copies (four at most, two of one
+    colour); without ``two`` the colours alone (0, 1, 3)."""
+    if copies <= 0:
+        return pre
+    colours = min(2, _pre_colours(pre) + 1)
+    total = min(4, _pre_copies(pre) + copies) if two else colours
+    if colours == 1:
+        return min(total, 2)
+    return 1 + max(total, 2)
+
+
+@numba.njit(cache=True, nogil=True)
+def _pre_colours(pre):
+    """The colours (at most 2) of a host field before its set (``_pre_count``)."""
+    return 0 if pre == 0 else (1 if pre <= 2 else 2)
+
+
+@numba.njit(cache=True, nogil=True)
+def _pre_copies(pre):
+    """The rack copies (at most 4) of a host field before its set (``_pre_count``)."""
+    return pre if pre <= 2 else pre - 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _lowest_bit(bits, at_least):
+    """The lowest bit set in ``bits`` at ``at_least`` or above; -1 where none."""
+    for z in range(at_least, 62):
+        if (bits >> z) & 1:
+            return z
+    return -1
+
+
+@numba.njit(cache=True, nogil=True)
+def _host_group_jokers(jg, pre, n_rj, allowed, freed, totals, pairs):
+    """Jokers the groups of a value take when ``freed`` freed jokers (1 or 2) join them, each
+    beside two rack items (rack copies in those groups, ``pre`` as ``_pre_count`` counts them, or
+    rack jokers), or both in one group beside two: the fewest that some groups of the value's
+    tiles hold (``totals``, as bits; ``pairs``: where one group holds two jokers or more and two
+    numbered tiles), at least the ``jg`` they need and the freed jokers (and the rack jokers
+    among the rack items); -1 where none. The groups that form with that many are a relaxation
+    (the colours of their tiles are not known here): the decoding finds them, else the play is
+    refused."""
+    if not allowed:
+        return -1
+    colours = _pre_colours(pre)
+    if freed == 1:
+        if colours >= 2:
+            return _lowest_bit(totals, max(jg, 1))
+        if colours == 1 and n_rj > 0:
+            return _lowest_bit(totals, max(jg, 2))
+        return -1
+    best = -1
+    # both in one group beside two rack copies (or one and a rack joker)
+    if colours >= 2:
+        best = _lowest_bit(pairs, max(jg, 2))
+    elif colours == 1 and n_rj > 0:
+        best = _lowest_bit(totals, max(jg, 3))
+    # each in a group of its own beside two rack items: four, rack jokers for the copies missing
+    rack_jokers = max(0, 2 * HOST_RACK_ITEMS - _pre_copies(pre))
+    if colours >= 1 and rack_jokers <= n_rj:
+        apart = _lowest_bit(totals, max(jg, freed + rack_jokers))
+        if apart >= 0 and (best < 0 or apart < best):
+            best = apart
+    return best
+
+
+@numba.njit(cache=True, nogil=True)
+def host_lead(kind, items, freed, n_rj, top_jokers, extra=0):
+    """Leading jokers that close a host run still open at the last position (its type
+    ``kind``, ``items`` rack items, the freed joker in it or not; ``extra``: another freed joker
+    that must lead it too): a run short of a set closes with them, or the freed jokers (and a
+    rack joker, for a second rack item) lead a valid run; -1 where none makes it the host set."""
+    lead = top_jokers[kind]
+    if lead < 0:
+        return -1
+    need = (0 if freed else 1) + extra  # the freed jokers lead first
+    lead = max(lead, need)
+    rack_jokers = lead - need
+    if items + rack_jokers < HOST_RACK_ITEMS:
+        lead += 1
+        rack_jokers += 1
+    if rack_jokers > n_rj or items + rack_jokers < HOST_RACK_ITEMS:
+        return -1
+    return lead
