@@ -181,6 +181,18 @@ CORNERS = [
         True,
         13,
     ),
+    # 0.3.5: the whole rack first: the choice freeing both jokers places all 18 tiles (a host set
+    # read off its play), so the other six choices are not searched below the whole rack
+    (
+        "guide-strict-joker",
+        "K1 R1 O1 | K1 O1 B1 | K3 K4 K5 | K3 K4 K5 K6 K7 K8 K9 | K9 R9 O9 B9 | J(K11) R11 O11 B11 | "
+        "K11 R11 B11 | K12 J(R12) B12 | R1 R2 R3 R4 R5 R6 R7 R8 | R4 R5 R6 R7 R8 R9 R10 | "
+        "R10 O10 B10 | O2 O3 O4 O5 O6 | O2 O3 O4 O5 O6 O7 | B2 B3 B4 B5 B6 | B2 B3 B4 B5 B6 B7 B8",
+        "K6 K7 K8 K11 K13 R12 O7 O8 O10 O12 O12 B1 B7 B8 B9 B10 B13 B13",
+        False,
+        True,
+        18,
+    ),
 ]
 
 

@@ -77,7 +77,7 @@ GAME_POSITIONS = [
         " | O5 O6 O7 | B2 B3 B4 B5 B6 | B6 B7 B8",
         "K1 K2 K2 K5 K6 K6 K11 R5 R8 R9 R12 R13 O4 O4 O6 O7 O8 O12 O12 B4 B5 B10 B12 B12",
         24,
-        False,
+        True,  # 0.3.5: the whole rack first (``_settle_whole``), from the bound of a choice
     ),
 ]
 

@@ -14,10 +14,12 @@ are the sets of rack tiles alone. Before that, a choice's refused bound is settl
 play where it can be (``_guided``): host sets read off that play are placed one by one and the
 rest solved with the floor at the bound, so a legal play found there is the choice's optimum (the
 same tiles in another arrangement); a choice that gives up leaves the others to go on, and a
-legal play reaching its bound still proves the position. Under strict joker sets the host search
-first relaxes the pins (exact where its play keeps them); where that play breaks a pin, the hosts
-are sets of the tiles outside the pins, which the DP keeps (``_hosted`` with ``pinned``); the
-tracked pass below always keeps the pins (``_hosted``'s ``tracked_pins``). A joker
+legal play reaching its bound still proves the position. The choices first look for a play of
+the whole rack, which settles the position wherever one is legal (``_solve_rack``). Under strict
+joker sets the host search first relaxes the pins (exact where its play keeps them); where that
+play breaks a pin, the hosts are sets of the tiles outside the pins, which the DP keeps
+(``_hosted`` with ``pinned``); the tracked pass below always keeps the pins (``_hosted``'s
+``tracked_pins``). A joker
 choice that no table realises (two kept jokers at one face with no set for both) is skipped.
 
 The tracked host pass (``_tracked_host``). Where the host sets of one or two freed jokers are
@@ -123,7 +125,15 @@ def _solve_rack(
     With ``floor``, only a play scoring at least ``floor`` is looked for (the searches prune
     below it): the answer is the best play when that reaches ``floor``, else a score below it.
     ``bound_only``: where the best bound is not a legal play (it frees a joker outside a host,
-    or does not decode), that bound as an ``Undecoded`` instead of settling it (no host search)."""
+    or does not decode), that bound as an ``Undecoded`` instead of settling it (no host search).
+
+    The whole rack first (0.3.5): each choice is searched with the floor at a play of the whole
+    rack, those that free more jokers first, and a bound that reaches it and is legal, or that
+    ``_guided`` settles, is the answer (no play beats the whole rack), before any choice is
+    searched lower. The others are then searched below it (their floors at the whole rack are not
+    run again), and ``_settle`` skips the ``_guided`` already tried. On ``guide-strict-joker``'s
+    greedy positions the lower passes of the choices that could not place the whole rack were two
+    thirds of the states."""
     ts = profile.tileset
     if not profile.turn.rearrange:  # dp pins (rearrange=False): every table set stays as it is
         return _best(rack, table, profile, objective, meter, floor=floor, **_pin_all(table, ts.joker))
@@ -138,51 +148,143 @@ def _solve_rack(
     if not locked or profile.jokers.table_jokers == "free":
         return _best(rack, table, profile, objective, meter, floor=floor)
     rack_counts = np.bincount(np.asarray(rack, dtype=np.int64), minlength=ts.n_codes)
-    options = [
-        [(False, f) for f in sorted(ok)] + [(True, f) for f in sorted(ok) if rack_counts[f] > 0]
-        for _, ok in locked
-    ]
+    choices = _choices(table, locked, rack_counts, profile)
+    if choices is None:
+        meter.fail(GiveUp.STRICT_SPLIT)
+        return None
     # for ``_hosted``, over all choices (lower for a quick search, ``Meter.quick``)
     host_cap = meter.host_caps(new_set=profile.jokers.reuse == "new_set")
+    # a floor below every score: a choice no table can realise (two kept jokers at one face with
+    # no set to hold both) answers "nothing reaches it", not None
+    low = NO_BOUND + 1 if floor is None else floor
+    args = (rack, full_rack, table, profile, objective)
     # the pruned passes may pick another of several best tables than the full search does;
     # when that settles nothing, search in full
     for prune in (True, False):
-        results = []
-        undecoded = None  # the best bound of a choice whose steps did not decode
-        for choice in product(*options):
-            forced = tuple(f for freed, f in choice if freed)
-            if any(forced.count(f) > rack_counts[f] for f in forced):
-                continue
-            virtual = tuple(f for freed, f in choice if not freed)
-            # a floor below every score: a choice no table can realise (two kept jokers at
-            # one face with no set to hold both) answers "nothing reaches it", not None
-            low = NO_BOUND + 1 if floor is None else floor
-            opts: dict[str, Any] = dict(virtual=virtual, forced=forced, prune=prune, floor=low)
-            if not profile.jokers.take_from_joker_sets:  # dp pins: the sets of kept jokers stay
-                opts["pinned"] = _strict_pins(table, choice, profile)
-                if opts["pinned"] is None:
-                    meter.fail(GiveUp.STRICT_SPLIT)
+        known: dict[int, Any] = {}  # the choices' bounds found so far
+        guided: set[tuple] = set()  # (kept faces, forced tiles) of choices ``_guided`` tried
+        whole = _whole_rack(rack, profile, objective)
+        below = None  # where the other choices' bounds lie below
+        if prune and whole > low:
+            # the whole rack first, those choices that free more jokers first: the first whose
+            # bound reaches it and settles to a legal play is the answer (no play beats it)
+            for i in sorted(range(len(choices)), key=lambda i: -len(choices[i][1])):
+                found = _choice_bound(*args, meter, choices[i], prune, whole, None, bound_only)
+                if found is None:
                     return None
-                if opts["pinned"] is NO_PINS:
-                    continue  # kept jokers of one set at faces no set holds
-            found = _best_or_bound(rack, table, profile, objective, meter, **opts)
-            if found is None or (isinstance(found, Undecoded) and not (meter.settle or bound_only)):
-                return None
-            if isinstance(found, Undecoded) and not forced:  # no freed joker: a bound only
-                undecoded = found.score if undecoded is None else max(undecoded, found.score)
-                continue
-            results.append((found, virtual, forced, opts.get("pinned", ())))
-        results.sort(key=lambda r: -r[0][0])
+                if not isinstance(found, Undecoded) and found[0] < whole:
+                    continue
+                known[i] = found
+                if not bound_only:
+                    settled = _settle_whole(*args, (found, *choices[i]), meter, whole)
+                    if settled is not None:
+                        return settled
+                    guided.add(choices[i][:2])
+            below = whole
+        for i, choice in enumerate(choices):
+            if i not in known:
+                found = _choice_bound(*args, meter, choice, prune, low, below, bound_only)
+                if found is None:
+                    return None
+                known[i] = found
+        results, undecoded = _gather(known, choices)
         if bound_only and results:
             return _bound(results, undecoded, rack, full_rack, table, profile, meter)
-        settled = _settle(
-            results, rack, full_rack, table, profile, objective, prune, host_cap, meter, floor, undecoded
-        )
+        settled = _settle(results, *args, prune, host_cap, meter, floor, undecoded, frozenset(guided))
         if settled is not None:
             return settled
         if host_cap[0] < 0 or host_cap[1] < 0:
             return None  # the host search ran past its limits: a full pass would too
     return None
+
+
+def _choices(table, locked, rack_counts, profile: RuleProfile) -> list[tuple] | None:
+    """The joker choices of a position, as (kept faces, forced rack tiles, pinned sets): each
+    locked joker kept at a face it may keep, or freed by a rack tile of such a face (the rack
+    holding enough of them); under strict joker sets the sets of the kept jokers pinned
+    (``_strict_pins``), a choice whose kept faces no table holds left out. None where a strict
+    set would keep one joker and free another."""
+    options = [
+        [(False, f) for f in sorted(ok)] + [(True, f) for f in sorted(ok) if rack_counts[f] > 0]
+        for _, ok in locked
+    ]
+    choices = []
+    for choice in product(*options):
+        forced = tuple(f for freed, f in choice if freed)
+        if any(forced.count(f) > rack_counts[f] for f in forced):
+            continue
+        virtual = tuple(f for freed, f in choice if not freed)
+        pinned: Any = ()
+        if not profile.jokers.take_from_joker_sets:  # dp pins: the sets of kept jokers stay
+            pinned = _strict_pins(table, choice, profile)
+            if pinned is None:
+                return None
+            if pinned is NO_PINS:
+                continue  # kept jokers of one set at faces no set holds
+        choices.append((virtual, forced, pinned))
+    return choices
+
+
+def _choice_bound(rack, full_rack, table, profile, objective, meter, choice, prune, floor, below, bound_only):
+    """The best play of one joker choice (``_best_or_bound``, its freed jokers free) if it reaches
+    ``floor``, else a score below ``floor``; ``below``: a score its plays stay below (no floor
+    above it is run). None where the search gives up, also on a decoding that fails (an ``Undecoded``
+    bound), unless the search settles (``Meter.settle``) or wants the bound only."""
+    virtual, forced, pinned = choice
+    opts: dict[str, Any] = dict(virtual=virtual, forced=forced, prune=prune, floor=floor)
+    if pinned:
+        opts["pinned"] = pinned
+    if below is not None:
+        opts["ceiling"] = below - 1
+    found = _best_or_bound(rack, table, profile, objective, meter, **opts)
+    if found is None or (isinstance(found, Undecoded) and not (meter.settle or bound_only)):
+        return None
+    return found
+
+
+def _gather(known: dict, choices: list) -> tuple[list, int | None]:
+    """The choices' results as ``_settle`` takes them, best bound first (ties in the choices'
+    order), and the best bound of those that free no joker and did not decode (``Undecoded``;
+    a bound only)."""
+    results = []
+    undecoded = None
+    for i, (virtual, forced, pinned) in enumerate(choices):
+        found = known.get(i)
+        if found is None:
+            continue
+        if isinstance(found, Undecoded) and not forced:  # no freed joker: a bound only
+            undecoded = found.score if undecoded is None else max(undecoded, found.score)
+            continue
+        results.append((found, virtual, forced, pinned))
+    results.sort(key=lambda r: -r[0][0])
+    return results, undecoded
+
+
+def _whole_rack(rack, profile: RuleProfile, objective: str) -> int:
+    """The score of a play of the whole rack, which no play passes."""
+    return sum(tile_gain(profile, t, objective) for t in rack)
+
+
+def _settle_whole(rack, full_rack, table, profile, objective, result, meter: Meter, whole):
+    """A legal play of the whole rack from a joker choice's bound that reaches it (``result``: the
+    bound, its kept faces, forced tiles and pins): the bound's play where it is legal, else what
+    ``_guided`` finds (host sets read off that play; no other host search), or None (the search
+    goes on; ``meter`` keeps the legal plays found on the way, for a search cut short)."""
+    found, virtual, forced, pinned = result
+    if isinstance(found, Undecoded):
+        return None
+    if _legal(profile, table, full_rack, found):
+        return found if len(found[2]) == len(rack) else None
+    if meter.quick or profile.jokers.reuse != "two_rack_tiles" or not forced:
+        return None
+    why = meter.why
+    args = (rack, full_rack, table, profile, objective, virtual, forced)
+    found = _guided(*args, found, True, meter, pinned)
+    meter.why = why
+    if found is None or len(found[2]) < len(rack):
+        return None
+    meter.keep(found)
+    return found
 
 
 def _bound(results, undecoded, rack, full_rack, table, profile, meter) -> _Found | Undecoded:
@@ -260,8 +362,9 @@ def _legal(profile, table, full_rack, found: _Found) -> bool:
 
 
 def _settle(
-    results, rack, full_rack, table, profile, objective, prune, host_cap, meter, floor=None, undecoded=None
-) -> _Found | None:
+    results, rack, full_rack, table, profile, objective, prune, host_cap, meter, floor=None, undecoded=None,
+    guided=frozenset(),
+) -> _Found | None:  # fmt: skip
     """The best legal play from the bounds of each joker choice (best first): the first legal
     play, unless a better bound freed jokers; such a choice is then solved exactly by
     ``_hosted`` (the sets that may hold the freed jokers), above the legal play found (and
@@ -288,7 +391,12 @@ def _settle(
             above = max(above, floor)
         args = (rack, full_rack, table, profile, objective, virtual, forced)
         sub = None
-        if not meter.quick and profile.jokers.reuse == "two_rack_tiles" and not isinstance(found, Undecoded):
+        tried = (virtual, forced) in guided  # (its ``_guided`` came to nothing before)
+        if (
+            not (meter.quick or tried)
+            and profile.jokers.reuse == "two_rack_tiles"
+            and not isinstance(found, Undecoded)
+        ):
             why = meter.why
             sub = _guided(*args, found, prune, meter, pinned)
             meter.why = why
