@@ -158,12 +158,12 @@ def _solve_rack(
     # no set to hold both) answers "nothing reaches it", not None
     low = NO_BOUND + 1 if floor is None else floor
     args = (rack, full_rack, table, profile, objective)
+    whole = _whole_rack(rack, profile, objective)
     # the pruned passes may pick another of several best tables than the full search does;
     # when that settles nothing, search in full
     for prune in (True, False):
         known: dict[int, Any] = {}  # the choices' bounds found so far
         guided: set[tuple] = set()  # (kept faces, forced tiles) of choices ``_guided`` tried
-        whole = _whole_rack(rack, profile, objective)
         below = None  # where the other choices' bounds lie below
         if prune and whole > low:
             # the whole rack first, those choices that free more jokers first: the first whose
@@ -179,6 +179,7 @@ def _solve_rack(
                     settled = _settle_whole(*args, (found, *choices[i]), meter, whole)
                     if settled is not None:
                         return settled
+                    # (where ``_settle_whole`` did not try ``_guided``, ``_settle`` would not either)
                     guided.add(choices[i][:2])
             below = whole
         for i, choice in enumerate(choices):
