@@ -63,6 +63,21 @@ class HostFields(NamedTuple):
 
 
 @numba.njit(cache=True, nogil=True)
+def host_run(h):
+    """A host field that is a run (``HOST_ACTIVE`` and above) as (its colour's first value, run
+    type, rack items, freed joker in it): ``run_field`` puts them back together."""
+    r = (h - HOST_ACTIVE) % HOST_PER_COLOUR
+    return h - r, r // 6, (r // 2) % 3, r % 2
+
+
+@numba.njit(cache=True, nogil=True)
+def run_field(base, kind, items, freed):
+    """The host field of a run of one colour (``base``: ``host_run``'s first value) with this run
+    type, rack items (0..2) and freed joker in it or not."""
+    return base + kind * 6 + items * 2 + freed
+
+
+@numba.njit(cache=True, nogil=True)
 def _host_move(
     hstate, op, c, rack_here, copies, n_rj, spare_tile, after_tile, after_joker, closes, other, two
 ):  # fmt: skip
@@ -83,21 +98,17 @@ def _host_move(
         return HOST_ACTIVE + c * HOST_PER_COLOUR + (2 if rack_here else 0), 1, 0, False
     if hstate == HOST_DONE or (hstate - HOST_ACTIVE) // HOST_PER_COLOUR != c:
         return hstate, 0, 0, False
-    r = (hstate - HOST_ACTIVE) % HOST_PER_COLOUR
-    kind = r // 6
-    items = (r // 2) % 3
-    freed = r % 2
-    at = HOST_ACTIVE + c * HOST_PER_COLOUR
+    at, kind, items, freed = host_run(hstate)
     if op == 2:
-        return at + after_tile[kind] * 6 + min(2, items + (1 if rack_here else 0)) * 2 + freed, 1, 0, False
+        return run_field(at, after_tile[kind], min(2, items + (1 if rack_here else 0)), freed), 1, 0, False
     if op == 3:
         if n_rj == 0 or spare_tile or after_joker[kind] < 0:
             return -1, 0, 0, False
-        return at + after_joker[kind] * 6 + min(2, items + 1) * 2 + freed, 0, 1, False
+        return run_field(at, after_joker[kind], min(2, items + 1), freed), 0, 1, False
     if op == 4:
         if after_joker[kind] < 0 or (freed and not other):
             return -1, 0, 0, False
-        return at + after_joker[kind] * 6 + items * 2 + 1, 0, 1, freed == 1
+        return run_field(at, after_joker[kind], items, 1), 0, 1, freed == 1
     if op < 2 or not closes[kind]:
         return -1, 0, 0, False
     took = op >= 8

@@ -179,7 +179,7 @@ def _solve_rack(
                     settled = _settle_whole(*args, (found, *choices[i]), meter, whole)
                     if settled is not None:
                         return settled
-                    # (where ``_settle_whole`` did not try ``_guided``, ``_settle`` would not either)
+                    # (where ``_settle_whole`` did not try ``_guided``, ``_try_guided`` would not either)
                     guided.add(choices[i][:2])
             below = whole
         for i, choice in enumerate(choices):
@@ -276,15 +276,23 @@ def _settle_whole(rack, full_rack, table, profile, objective, result, meter: Met
         return None
     if _legal(profile, table, full_rack, found):
         return found if len(found[2]) == len(rack) else None
-    if meter.quick or profile.jokers.reuse != "two_rack_tiles" or not forced:
-        return None
-    why = meter.why
     args = (rack, full_rack, table, profile, objective, virtual, forced)
-    found = _guided(*args, found, True, meter, pinned)
-    meter.why = why
+    found = _try_guided(*args, found, True, meter, pinned)
     if found is None or len(found[2]) < len(rack):
         return None
     meter.keep(found)
+    return found
+
+
+def _try_guided(rack, full_rack, table, profile, objective, virtual, forced, bound, prune, meter, pinned):
+    """``_guided`` where it applies: under ``reuse: two_rack_tiles``, a bound that decoded, not in
+    a quick search (``Meter.quick``); else None. Its give-ups leave ``meter.why`` as it was (the
+    full host search may still settle the choice)."""
+    if meter.quick or profile.jokers.reuse != "two_rack_tiles" or isinstance(bound, Undecoded):
+        return None
+    why = meter.why
+    found = _guided(rack, full_rack, table, profile, objective, virtual, forced, bound, prune, meter, pinned)
+    meter.why = why
     return found
 
 
@@ -374,7 +382,8 @@ def _settle(
     A choice that frees jokers and whose steps did not decode (``passes.Undecoded``) goes to
     ``_hosted`` like one whose play is refused. ``undecoded``: the best bound of the choices that
     free none and did not decode (under ``Meter.settle``): the answer is proven only where a
-    legal play reaches it."""
+    legal play reaches it. ``guided``: (kept faces, forced tiles) of the choices whose ``_guided``
+    already came to nothing (``_settle_whole``), not tried again."""
     best, pending = _first_legal(results, full_rack, table, profile)
     if best is not None:
         meter.keep(best)
@@ -391,16 +400,8 @@ def _settle(
         if floor is not None:
             above = max(above, floor)
         args = (rack, full_rack, table, profile, objective, virtual, forced)
-        sub = None
-        tried = (virtual, forced) in guided  # (its ``_guided`` came to nothing before)
-        if (
-            not (meter.quick or tried)
-            and profile.jokers.reuse == "two_rack_tiles"
-            and not isinstance(found, Undecoded)
-        ):
-            why = meter.why
-            sub = _guided(*args, found, prune, meter, pinned)
-            meter.why = why
+        # (a choice whose ``_guided`` came to nothing before is not guided again)
+        sub = None if (virtual, forced) in guided else _try_guided(*args, found, prune, meter, pinned)
         if sub is None and unsettled is None:
             sub = _hosted(*args, above, prune, (), host_cap, meter, tracked_pins=pinned, ceiling=found[0])
             if sub is None and pinned and host_cap[0] >= 0 and host_cap[1] >= 0:

@@ -80,12 +80,13 @@ from rummisim.solver.host_fields import (
     HOST_ACTIVE,
     HOST_DONE,
     HOST_MASK,
-    HOST_PER_COLOUR,
     _host_group_jokers,
     _host_move,
     _host_ops,
     _host_state,
     host_lead,
+    host_run,
+    run_field,
 )
 from rummisim.solver.tables import (
     G_AT,
@@ -483,8 +484,8 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                 ok = False
             for h, extra in ((hstate, 1 if h2state < HOST_DONE else 0), (h2state, 0)):
                 if ok and h > HOST_DONE:  # a host run still open: leading jokers close it
-                    r = (h - HOST_ACTIVE) % HOST_PER_COLOUR
-                    h_lead = host_lead(r // 6, (r // 2) % 3, r % 2, host.n_rj, host.top_jokers, extra)
+                    _, kind, items, freed = host_run(h)
+                    h_lead = host_lead(kind, items, freed, host.n_rj, host.top_jokers, extra)
                     ok = h_lead >= 0
                     lead += h_lead
         if ok and ((key >> jokers_at) & jmask) + lead > n_jokers:
@@ -517,15 +518,13 @@ def _beaten(key, score, at, scores, htab, hinfo, beats):
     h = (key >> at) & HOST_MASK
     if h < HOST_ACTIVE:
         return False
-    r = (h - HOST_ACTIVE) % HOST_PER_COLOUR
-    kind = r // 6
-    items = (r // 2) % 3
+    base, kind, items, freed = host_run(h)
     rest = key & ~(HOST_MASK << at)
     for kind2 in range(beats.shape[0]):
         if kind2 != kind and not beats[kind2, kind]:
             continue
         for items2 in range(items + (1 if kind2 == kind else 0), 3):
-            alt = rest | ((h - r + kind2 * 6 + items2 * 2 + r % 2) << at)
+            alt = rest | (run_field(base, kind2, items2, freed) << at)
             j = _find(alt, htab, hinfo)
             if j >= 0 and scores[j] >= score:
                 return True

@@ -90,6 +90,7 @@ from rummisim.solver.tables import (
     OVER_BUDGET,
     OVERFLOW,
     KernelTables,
+    RunTypes,
     _Tables,
     _tables,
     type_arrays,
@@ -567,8 +568,14 @@ def _host_fields(tab: _Tables, n_rj: int, profile: RuleProfile, freed: int) -> H
     shape = tab.kernel.group_jokers.shape
     totals, pairs = _group_totals(profile, shape), _pair_totals(profile, shape)
     second = at + HOST_BITS if freed == 2 else -1
-    beats = host_beats(after_tile, after_joker, closes, top_jokers)
+    beats = _host_beats(tab.types)
     return HostFields(at, n_rj, after_tile, after_joker, closes, top_jokers, totals, pairs, second, beats)
+
+
+@lru_cache(maxsize=16)
+def _host_beats(types: RunTypes) -> np.ndarray:
+    """``host_beats`` of the profile's run types, once per types (shared: never written)."""
+    return host_beats(*type_arrays(types))
 
 
 @lru_cache(maxsize=64)
