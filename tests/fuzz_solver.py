@@ -13,9 +13,9 @@ else ``random_position`` with a rack of 5 to ``--max-rack`` tiles; an opening wi
 scores where it is proven (no more where the exact search gave up and says why). A failure is printed with its position (``Position.describe``) and the run goes
 on; so is a crash. With ``--budget N`` each search gets a budget of N units instead: its play
 must be legal, and score what the MILP scores where it is proven, no more where the budget cut it
-short. ``--tracked-only``: no host set listed (``SearchOptions(max_host_solves=0)``), so every
-freed joker goes to the tracked pass. The draws depend on the arguments alone; how many fit
-in the time does not. Exit status 1 if any draw failed.
+short. ``--tracked-only``: no host set listed (``SearchOptions(max_host_solves=0,
+new_set_solves=0)``), so every freed joker goes to the tracked pass. The draws depend on the
+arguments alone; how many fit in the time does not. Exit status 1 if any draw failed.
 """
 
 from __future__ import annotations
@@ -78,10 +78,12 @@ def main() -> int:
     )
     parser.add_argument("--max-rack", type=int, default=20, help="the largest rack of random positions")
     parser.add_argument(
-        "--tracked-only", action="store_true", help="no host set listed (SearchOptions(max_host_solves=0))"
+        "--tracked-only",
+        action="store_true",
+        help="no host set listed (SearchOptions(max_host_solves=0, new_set_solves=0))",
     )
     args = parser.parse_args()
-    options = SearchOptions(max_host_solves=0) if args.tracked_only else SearchOptions()
+    options = SearchOptions(max_host_solves=0, new_set_solves=0) if args.tracked_only else SearchOptions()
     variants = [label for axis in args.axis for label in labels(axis)] if args.axis else labels()
     rng = np.random.default_rng(args.seed)
     started = time.perf_counter()

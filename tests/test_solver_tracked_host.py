@@ -13,7 +13,10 @@ has, and the first may take the second freed joker (one set holding both). The s
 with the MILP, and four game positions whose two freed jokers the MILP answered before (the
 listing ran past its limits). Three or more jokers in the tracked search (a rack joker beside
 two freed ones): runs without per-run joker counts, a relaxation of ``max_per_set`` that is exact
-wherever its play is legal. "No host set listed" is ``SearchOptions(max_host_solves=0)``.
+wherever its play is legal. Under ``jokers.reuse: new_set`` (004, ``polish-40``) the same pass
+tracks sets of one freed joker and rack items alone (its host runs take rack copies only, and
+each freed joker has a set of its own). "No host set listed" is
+``SearchOptions(max_host_solves=0, new_set_solves=0)``.
 """
 
 from __future__ import annotations
@@ -42,8 +45,8 @@ from rummisim.tiles import format_tiles
 
 
 def two_rack_tiles(name: str) -> RuleProfile:
-    """The profile under 000's ``reuse: two_rack_tiles``, which the tracked host pass serves:
-    ``polish-40`` follows 004's ``new_set`` (a freed joker's set is rack tiles alone, listed)."""
+    """The profile under 000's ``reuse: two_rack_tiles`` (``polish-40`` follows 004's ``new_set``:
+    ``test_tracked_new_set_hosts_agree_with_milp``)."""
     profile = load_profile(name)
     if profile.jokers.reuse == "two_rack_tiles":
         return profile
@@ -64,7 +67,8 @@ def agrees_with_milp(profile, table, rack, ours, objective) -> None:
         validate_move(profile, table, rack, ours.table, ours.played, opened=True)
 
 
-TRACKED_ONLY = SearchOptions(max_host_solves=0)  # no host set listed: every host search tracked
+# no host set listed: every host search tracked
+TRACKED_ONLY = SearchOptions(max_host_solves=0, new_set_solves=0)
 
 
 def solve_tracked(rack, table, profile, objective="tiles"):
@@ -117,6 +121,39 @@ def test_tracked_host_agrees_with_milp(tracked, name, n, seed, objective, two):
     # and choices that free two jokers went to the search with two host fields
     assert sum(ok for _, ok in tracked) >= 5
     assert sum(ok for freed, ok in tracked if freed == 2) >= (5 if two else 0)
+
+
+@pytest.mark.parametrize(
+    ("name", "overrides", "n", "seed", "objective"),
+    [
+        ("polish-40", {}, 150, 61, "tiles"),
+        ("polish-40", {}, 80, 62, "value"),
+        ("standard", {"jokers": {"reuse": "new_set"}}, 120, 63, "tiles"),
+        ("classic-wrap", {"jokers": {"reuse": "new_set"}}, 80, 64, "tiles"),
+    ],
+)
+def test_tracked_new_set_hosts_agree_with_milp(tracked, name, overrides, n, seed, objective):
+    """Under ``reuse: new_set`` a freed joker's set is new, of that joker and rack tiles alone: the
+    tracked host runs take rack copies only, and no set holds two freed jokers. Every host search
+    tracked (none listed), the DP scores as the MILP does and its plays are legal, also where a
+    set with table tiles would hold the freed joker under ``two_rack_tiles``."""
+    profile = with_overrides(name, **overrides) if overrides else load_profile(name)
+    assert profile.jokers.reuse == "new_set"
+    rng = np.random.default_rng(seed)
+    checked = 0
+    for _ in range(n):
+        table, rack = random_locked_position(profile, rng)
+        ours = solve_tracked(rack, table, profile, objective)
+        if ours is None:
+            continue
+        agrees_with_milp(profile, table, rack, ours, objective)
+        checked += 1
+    assert checked >= 0.8 * n
+    assert sum(ok for _, ok in tracked) >= 5
+    assert sum(ok for freed, ok in tracked if freed == 2) >= 1
+    # its plays are legal under ``new_set`` (a pass that let host runs take table tiles has about
+    # half of them refused here)
+    assert sum(ok for _, ok in tracked) >= 0.9 * len(tracked)
 
 
 @settings(
@@ -447,3 +484,24 @@ def test_floors_above_the_ceiling_are_not_searched(monkeypatch):
     whole, ceiling = seen
     assert whole[0] == 5 * weight and whole[-1] == weight
     assert ceiling == [3 * weight, weight]
+
+
+def test_a_new_set_host_group_holds_rack_copies_only():
+    """The decoding's host group under ``reuse: new_set`` takes rack copies and rack jokers only:
+    K5 B5 R5 with rack copies of K and R and one freed joker form K5 R5 B5 J under
+    ``two_rack_tiles`` (B5 from the table), and no groups under ``new_set`` (J K5 R5 leaves B5)."""
+    from rummisim.solver.decode import _host_groups
+
+    new_set = load_profile("polish-40")
+    two = two_rack_tiles("polish-40")
+    ts = new_set.tileset
+    tiles = list(parse_tiles("K5 B5 R5", new_set))
+    rack_colours = tuple(ts.colour_of(t) for t in parse_tiles("R5 K5", new_set))
+    formed = _host_groups(list(tiles), 1, rack_colours, 0, two)
+    assert formed is not None and [format_tiles(t, ts) for t, _ in formed] == ["K5 R5 B5 J"]
+    assert _host_groups(list(tiles), 1, rack_colours, 0, new_set) is None
+    # K5 R5 O5 from the table and K5 B5 from the rack: J K5 B5 beside K5 R5 O5
+    tiles = list(parse_tiles("K5 R5 O5 B5 K5", new_set))
+    rack_colours = tuple(ts.colour_of(t) for t in parse_tiles("B5 K5", new_set))
+    formed = _host_groups(tiles, 1, rack_colours, 0, new_set)
+    assert formed is not None and sorted(format_tiles(t, ts) for t, _ in formed) == ["K5 B5 J", "K5 R5 O5"]

@@ -61,9 +61,9 @@ class SearchOptions:
     and 2^20, where 2^20 in all left ``classic-wrap`` positions whose many small passes over the
     wrap splits ran past it, while a single pass past 2^20 is one that runs on for seconds, so
     it gives up there); ``new_set_solves``, ``new_set_states``: the same under
-    ``jokers.reuse: new_set``, whose listing has no tracked search to fall back on (its host sets
-    are the rack's own sets with the joker; 0.3.4: 2^21 states, where 2^18 gave up in 1.8 of every
-    1,000 of ``polish-40``'s searches without a budget); ``quick_host_solves``,
+    ``jokers.reuse: new_set``, whose host sets are the rack's own sets with the joker (0.3.4: 2^21
+    states, where 2^18 gave up in 1.8 of every 1,000 of ``polish-40``'s searches without a budget;
+    0.3.6: the tracked search follows the listing there too); ``quick_host_solves``,
     ``quick_host_states``: the same for a quick search (``Meter.quick``). ``prune_dead``: exact
     passes leave out dead-end states (states that can no longer close their runs)."""
 

@@ -77,8 +77,9 @@ def build_table(
     no set (the table was empty: no play). ``host``: the steps of a search that tracked the
     host set of a freed joker (``split_host``): ``chain`` is then its steps less the host's;
     ``kept_outside_hosts``: the kept jokers go to other sets than its host runs where they can;
-    under ``jokers.reuse: new_set`` they never go to the ``hosts`` sets where another set takes
-    them (a new set holds its freed joker and rack tiles only: a kept joker there is refused)."""
+    under ``jokers.reuse: new_set`` they never go to the ``hosts`` sets or the host runs where
+    another set takes them (a new set holds its freed joker and rack tiles only: a kept joker
+    there is refused)."""
     decoded = decode(chain, profile, types, n_pos, pins, host)
     if decoded is None:
         return None
@@ -94,8 +95,8 @@ def build_table(
         return None
     host_sets = [(list(h.tiles), list(h.faces)) for h in hosts]
     avoid: frozenset[int] = frozenset()
-    if kept_outside_hosts and host is not None:  # the host runs are the last runs (``decode``)
-        avoid = frozenset(range(len(runs) - len(host.runs), len(runs)))
+    if host is not None and (kept_outside_hosts or profile.jokers.reuse == "new_set"):
+        avoid = frozenset(range(len(runs) - len(host.runs), len(runs)))  # the last runs (``decode``)
     if profile.jokers.reuse == "new_set":  # a host set holds its freed joker and rack tiles only
         avoid |= frozenset(range(len(runs) + len(groups), len(runs) + len(groups) + len(host_sets)))
     if virtual and not restore_jokers(runs + groups + host_sets, virtual, profile, avoid, runs):
@@ -665,20 +666,25 @@ def _host_groups(
     with two rack items, or two in one such group: a group of distinct colours with one or more
     of the ``jokers`` and, besides the freed ones in it, two rack items (tiles of
     ``rack_colours``, whose rack copy it takes, or rack jokers), and the groups of the rest (the
-    other freed joker's, then ``_groups``); None if there are none."""
+    other freed joker's, then ``_groups``); None if there are none. Under ``jokers.reuse:
+    new_set`` a host group holds one freed joker, rack copies and rack jokers only."""
     ts = profile.tileset
     lo, hi = profile.groups.min_size, profile.groups.max_size
     cap = profile.jokers.max_per_set
     value = ts.value_of(tiles[0]) if tiles else 0
+    new_set = profile.jokers.reuse == "new_set"
     colours = sorted({ts.colour_of(t) for t in tiles})
     for size in range(GROUP_NUMBERED, len(colours) + 1):
         for chosen in combinations(colours, size):
-            for n_j, held in product(range(1, min(cap, jokers) + 1), range(min(freed, 2), 0, -1)):
+            if new_set and not all(c in rack_colours for c in chosen):
+                continue
+            most = 1 if new_set else min(freed, 2)
+            for n_j, held in product(range(1, min(cap, jokers) + 1), range(most, 0, -1)):
                 if not lo <= size + n_j <= hi or held > n_j:
                     continue
                 from_rack = min(rack_jokers, n_j - held)
                 items = sum(c in rack_colours for c in chosen) + from_rack
-                if items < HOST_RACK_ITEMS:
+                if items < HOST_RACK_ITEMS or (new_set and from_rack < n_j - held):
                     continue
                 rest = list(tiles)
                 for c in chosen:

@@ -60,6 +60,7 @@ class HostFields(NamedTuple):
     pair_totals: np.ndarray  # ... where one group holds two jokers or more and two numbered tiles
     second_at: int  # the second host field's first bit, or -1 (one freed joker)
     beats: np.ndarray  # (types, types) a host run of the first type beats one of the second (``host_beats``)
+    rack_only: bool  # ``jokers.reuse: new_set``: a host set takes rack items only, one freed joker each
 
 
 @numba.njit(cache=True, nogil=True)
@@ -79,7 +80,7 @@ def run_field(base, kind, items, freed):
 
 @numba.njit(cache=True, nogil=True)
 def _host_move(
-    hstate, op, c, rack_here, copies, n_rj, spare_tile, after_tile, after_joker, closes, other, two
+    hstate, op, c, rack_here, copies, n_rj, spare_tile, after_tile, after_joker, closes, other, two, rack_only
 ):  # fmt: skip
     """One move of a host field at a colour step (colour ``c``): (its new value, tiles it takes
     from those used here, jokers it places, whether it took the other freed joker), the value -1
@@ -91,7 +92,10 @@ def _host_move(
     freed joker among them), which makes it the host set when it holds the freed joker and two
     rack items. A rack copy of the face is used here (``rack_here``): one of them is the host's
     tile; ``copies``: the rack copies the groups of this value take here (counted as copies too
-    where two freed jokers are tracked, ``two``)."""
+    where two freed jokers are tracked, ``two``). ``rack_only`` (``jokers.reuse: new_set``): the
+    host run's tiles must be rack copies (the callers never pass ``other`` then)."""
+    if rack_only and op in (1, 2) and not rack_here:
+        return -1, 0, 0, False
     if hstate < HOST_DONE:
         if op == 0:
             return _pre_count(hstate, copies, two), 0, 0, False
@@ -202,15 +206,16 @@ def _lowest_bit(bits, at_least):
 
 
 @numba.njit(cache=True, nogil=True)
-def _host_group_jokers(jg, pre, n_rj, allowed, freed, totals, pairs):
+def _host_group_jokers(jg, pre, n_rj, allowed, freed, totals, pairs, rack_only):
     """Jokers the groups of a value take when ``freed`` freed jokers (1 or 2) join them, each
     beside two rack items (rack copies in those groups, ``pre`` as ``_pre_count`` counts them, or
     rack jokers), or both in one group beside two: the fewest that some groups of the value's
     tiles hold (``totals``, as bits; ``pairs``: where one group holds two jokers or more and two
     numbered tiles), at least the ``jg`` they need and the freed jokers (and the rack jokers
-    among the rack items); -1 where none. The groups that form with that many are a relaxation
-    (the colours of their tiles are not known here): the decoding finds them, else the play is
-    refused."""
+    among the rack items); -1 where none. ``rack_only`` (``jokers.reuse: new_set``): each freed
+    joker in a group of its own. The groups that form with that many are a relaxation (the
+    colours of their tiles are not known here, nor, under ``rack_only``, that a host group holds
+    no table tile): the decoding finds them, else the play is refused."""
     if not allowed:
         return -1
     colours = _pre_colours(pre)
@@ -222,9 +227,9 @@ def _host_group_jokers(jg, pre, n_rj, allowed, freed, totals, pairs):
         return -1
     best = -1
     # both in one group beside two rack copies (or one and a rack joker)
-    if colours >= 2:
+    if colours >= 2 and not rack_only:
         best = _lowest_bit(pairs, max(jg, 2))
-    elif colours == 1 and n_rj > 0:
+    elif colours == 1 and n_rj > 0 and not rack_only:
         best = _lowest_bit(totals, max(jg, 3))
     # each in a group of its own beside two rack items: four, rack jokers for the copies missing
     rack_jokers = max(0, 2 * HOST_RACK_ITEMS - _pre_copies(pre))

@@ -49,8 +49,12 @@ joker counts, a relaxation of ``max_per_set`` that is exact wherever its play is
 decoding ``validate_move`` refuses is tried once more with the kept jokers put back outside the
 host runs (a host run may have counted a tile of a kept joker's face as its rack item). Where
 the pass decodes into a refused play or passes ``SearchOptions.max_tracked_states``, the search
-gives up (``GiveUp``). The host searches of a choice run no floor above its bound (their
-``ceiling``: no legal play of the choice passes it; 0.3.5). Pure; no I/O.
+gives up (``GiveUp``). Under ``reuse: new_set`` (0.3.6) the same pass tracks a new set of the
+freed joker and rack items alone: a host run takes a tile only where a rack copy of its face is
+played there (``host_fields._host_move``'s ``rack_only``), each freed joker has a set of its own,
+and a host group is the freed joker beside rack copies and rack jokers (``decode._host_groups``).
+The host searches of a choice run no floor above its bound (their ``ceiling``: no legal play of
+the choice passes it; 0.3.5). Pure; no I/O.
 """
 
 from __future__ import annotations
@@ -486,8 +490,7 @@ def _hosted(
     args = (rack, full_rack, table, profile, objective, virtual, forced)
     tracked_pins = pinned if tracked_pins is None else tracked_pins
     left = len(forced) - sum(freed_in(host, profile.tileset.joker) for host in placed)
-    # (the host runs take table tiles)
-    tracked = left in (1, 2) and profile.jokers.reuse == "two_rack_tiles" and not meter.quick
+    tracked = left in (1, 2) and not meter.quick  # (``reuse: any`` never comes here: ``_settle``)
     if placed and tracked:
         # a host set placed and the floor keep this pass small (a few thousand states)
         before = meter.spent

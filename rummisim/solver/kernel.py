@@ -256,8 +256,10 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                 used = (key >> jokers_at) & jmask
                 hstate = (key >> host.at) & HOST_MASK if host is not None else 0
                 h2state = _host_state(key, host.second_at) if host is not None else HOST_DONE
-                # (the first host run may take the second freed joker while that has no set)
-                n_ops = _host_ops(hstate, c, h2state < HOST_DONE) if host is not None else 1
+                # (the first host run may take the second freed joker while that has no set,
+                # except under ``rack_only``: one freed joker a set)
+                other = (h2state < HOST_DONE and not host.rack_only) if host is not None else False
+                n_ops = _host_ops(hstate, c, other) if host is not None else 1
                 n_ops2 = _host_ops(h2state, c, False) if host is not None else 1
                 n_share = 2 if n_ops2 > 1 else 1  # which host run a rack copy counts for
                 rem = n_jokers - used
@@ -339,7 +341,7 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                         h_new, h_tile, h_jok, took = _host_move(
                                             hstate, op, c, rack_1, copies, host.n_rj, spare_tile,
                                             host.after_tile, host.after_joker, host.closes,
-                                            h2state < HOST_DONE, two,
+                                            other, two, host.rack_only,
                                         )  # fmt: skip
                                         if op in (1, 2) and rack_1 and x > t:
                                             copies = min(g, x - t - 1)
@@ -354,7 +356,7 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                             h2_new, h2_tile, h2_jok, _ = _host_move(
                                                 h2state, op2, c, rack_2, copies, host.n_rj, spare_tile,
                                                 host.after_tile, host.after_joker, host.closes, False,
-                                                two,
+                                                two, host.rack_only,
                                             )  # fmt: skip
                                             if h2_new < 0 or (took and op2):
                                                 continue
@@ -442,6 +444,7 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                         z = _host_group_jokers(
                             jg, hstate if h_in else h2state, host.n_rj, allow_group[p], h_in + h_in2,
                             host.group_totals[n_grp, m_grp], host.pair_totals[n_grp, m_grp],
+                            host.rack_only,
                         )  # fmt: skip
                         if z < 0 or used + z > n_jokers:
                             continue
@@ -479,8 +482,8 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
             hstate = (key >> host.at) & HOST_MASK
             h2state = _host_state(key, host.second_at)
             # a freed joker in no set: the first's never is; the second's leads the first host
-            # run where that is still open, and none where it is not
-            if hstate < HOST_DONE or (h2state < HOST_DONE and hstate == HOST_DONE):
+            # run where that is still open (not under ``rack_only``), and none where it is not
+            if hstate < HOST_DONE or (h2state < HOST_DONE and (hstate == HOST_DONE or host.rack_only)):
                 ok = False
             for h, extra in ((hstate, 1 if h2state < HOST_DONE else 0), (h2state, 0)):
                 if ok and h > HOST_DONE:  # a host run still open: leading jokers close it

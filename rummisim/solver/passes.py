@@ -569,7 +569,10 @@ def _host_fields(tab: _Tables, n_rj: int, profile: RuleProfile, freed: int) -> H
     totals, pairs = _group_totals(profile, shape), _pair_totals(profile, shape)
     second = at + HOST_BITS if freed == 2 else -1
     beats = _host_beats(tab.types)
-    return HostFields(at, n_rj, after_tile, after_joker, closes, top_jokers, totals, pairs, second, beats)
+    rack_only = profile.jokers.reuse == "new_set"
+    return HostFields(
+        at, n_rj, after_tile, after_joker, closes, top_jokers, totals, pairs, second, beats, rack_only
+    )  # fmt: skip
 
 
 @lru_cache(maxsize=16)
