@@ -23,6 +23,7 @@ grow: all its tiles stay together. Jokers from the rack may go anywhere.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from functools import partial
 from itertools import combinations, permutations, product
 
@@ -242,20 +243,25 @@ def _try_freed(
         return _REASON_ORDER[1]
     rack_jokers = set(range(len(slots))) - set(mapping)
     short = False
-    for freeing in product(*(sorted(old[k][2]) for k in freed)):
+    # the freed jokers' sets, and under ``new_set`` the played tiles they take: the same for
+    # every choice of freeing tiles
+    freed_hosts = sorted({slots[mapping[k]][0] for k in freed})
+    choices: Iterable[tuple[int, ...]] = product(*(sorted(old[k][2]) for k in freed))
+    need = None
+    if profile.jokers.reuse == "new_set":
+        need = _new_set_needs(ts, new_table, [slots[mapping[k]][0] for k in freed], slots, mapping)
+        if need is None:
+            choices = ()  # a freed joker's set is not a new one: no freeing choice can do
+    for freeing in choices:
         use = Counter(freeing)
         if any(played_counts[c] < cnt for c, cnt in use.items()):
             continue
         supply = played_counts.copy()
         for c, cnt in use.items():
             supply[c] -= cnt
-        freed_hosts = sorted({slots[mapping[k]][0] for k in freed})
         if profile.jokers.reuse == "any":
             fits = partial(_spare_supply, supply)
-        elif profile.jokers.reuse == "new_set":
-            need = _new_set_needs(ts, new_table, [slots[mapping[k]][0] for k in freed], slots, mapping)
-            if need is None:
-                break  # (the same hosts for every freeing choice)
+        elif need is not None:
             fits = partial(_spare_supply, supply - need)
         else:
             fits = partial(_spare_hosts, ts, new_table, freed_hosts, supply, slots, rack_jokers)
