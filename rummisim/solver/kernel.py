@@ -319,6 +319,9 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                         continue
                                 if wrap_low:
                                     grp = grp | (x << low_shift)
+                                memo_op = -1  # the first host field's last move (its op, rack copy)
+                                memo_rack = False
+                                memo = (0, 0, 0, False)
                                 for ops in range(n_ops * n_ops2 * n_share):
                                     op = ops // (n_ops2 * n_share)
                                     op2 = (ops // n_share) % n_ops2
@@ -338,11 +341,15 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                         # rack copies of this face the groups take: those the
                                         # host runs do not count
                                         copies = min(g, x - t)
-                                        h_new, h_tile, h_jok, took = _host_move(
-                                            hstate, op, c, rack_1, copies, host.n_rj, spare_tile,
-                                            host.after_tile, host.after_joker, host.closes,
-                                            other, two, host.rack_only,
-                                        )  # fmt: skip
+                                        if op != memo_op or rack_1 != memo_rack:
+                                            memo = _host_move(
+                                                hstate, op, c, rack_1, copies, host.n_rj, spare_tile,
+                                                host.after_tile, host.after_joker, host.closes,
+                                                other, two, host.rack_only,
+                                            )  # fmt: skip
+                                            memo_op = op
+                                            memo_rack = rack_1
+                                        h_new, h_tile, h_jok, took = memo
                                         if op in (1, 2) and rack_1 and x > t:
                                             copies = min(g, x - t - 1)
                                         if h_new < 0:
