@@ -76,6 +76,21 @@ def solve_tracked(rack, table, profile, objective="tiles"):
     return solve_dp(rack, table, profile, objective=objective, meter=Meter(options=TRACKED_ONLY))
 
 
+def checked_against_milp(profile, n: int, seed: int, objective: str) -> int:
+    """``agrees_with_milp`` on ``n`` seeded positions with locked table jokers, every host search
+    tracked; the positions checked (those the exact search settles: where it gives up, a bounded
+    search answers in play)."""
+    rng = np.random.default_rng(seed)
+    checked = 0
+    for _ in range(n):
+        table, rack = random_locked_position(profile, rng)
+        ours = solve_tracked(rack, table, profile, objective)
+        if ours is not None:
+            agrees_with_milp(profile, table, rack, ours, objective)
+            checked += 1
+    return checked
+
+
 @pytest.fixture
 def tracked(monkeypatch):
     """The calls of the tracking search, counted: (freed jokers, answered)."""
@@ -106,17 +121,7 @@ def tracked(monkeypatch):
     ],
 )
 def test_tracked_host_agrees_with_milp(tracked, name, n, seed, objective, two):
-    profile = two_rack_tiles(name)
-    rng = np.random.default_rng(seed)
-    checked = 0
-    for _ in range(n):
-        table, rack = random_locked_position(profile, rng)
-        ours = solve_tracked(rack, table, profile, objective)
-        if ours is None:
-            continue  # the exact search gives up (a bounded search answers in play)
-        agrees_with_milp(profile, table, rack, ours, objective)
-        checked += 1
-    assert checked >= 0.8 * n
+    assert checked_against_milp(two_rack_tiles(name), n, seed, objective) >= 0.8 * n
     # the tracking search answered choices that free a joker (it is what these tests check),
     # and choices that free two jokers went to the search with two host fields
     assert sum(ok for _, ok in tracked) >= 5
@@ -139,16 +144,7 @@ def test_tracked_new_set_hosts_agree_with_milp(tracked, name, overrides, n, seed
     set with table tiles would hold the freed joker under ``two_rack_tiles``."""
     profile = with_overrides(name, **overrides) if overrides else load_profile(name)
     assert profile.jokers.reuse == "new_set"
-    rng = np.random.default_rng(seed)
-    checked = 0
-    for _ in range(n):
-        table, rack = random_locked_position(profile, rng)
-        ours = solve_tracked(rack, table, profile, objective)
-        if ours is None:
-            continue
-        agrees_with_milp(profile, table, rack, ours, objective)
-        checked += 1
-    assert checked >= 0.8 * n
+    assert checked_against_milp(profile, n, seed, objective) >= 0.8 * n
     assert sum(ok for _, ok in tracked) >= 5
     assert sum(ok for freed, ok in tracked if freed == 2) >= 1
     # its plays are legal under ``new_set`` (a pass that let host runs take table tiles has about
