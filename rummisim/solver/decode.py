@@ -95,9 +95,10 @@ def build_table(
         return None
     host_sets = [(list(h.tiles), list(h.faces)) for h in hosts]
     avoid: frozenset[int] = frozenset()
-    if host is not None and (kept_outside_hosts or profile.jokers.reuse == "new_set"):
+    new_set = profile.jokers.reuse == "new_set"  # a host set holds its freed joker and rack tiles only
+    if host is not None and (kept_outside_hosts or new_set):
         avoid = frozenset(range(len(runs) - len(host.runs), len(runs)))  # the last runs (``decode``)
-    if profile.jokers.reuse == "new_set":  # a host set holds its freed joker and rack tiles only
+    if new_set:
         avoid |= frozenset(range(len(runs) + len(groups), len(runs) + len(groups) + len(host_sets)))
     if virtual and not restore_jokers(runs + groups + host_sets, virtual, profile, avoid, runs):
         return None
@@ -673,12 +674,12 @@ def _host_groups(
     cap = profile.jokers.max_per_set
     value = ts.value_of(tiles[0]) if tiles else 0
     new_set = profile.jokers.reuse == "new_set"
+    most = 1 if new_set else min(freed, 2)  # freed jokers one group holds
     colours = sorted({ts.colour_of(t) for t in tiles})
     for size in range(GROUP_NUMBERED, len(colours) + 1):
         for chosen in combinations(colours, size):
             if new_set and not all(c in rack_colours for c in chosen):
                 continue
-            most = 1 if new_set else min(freed, 2)
             for n_j, held in product(range(1, min(cap, jokers) + 1), range(most, 0, -1)):
                 if not lo <= size + n_j <= hi or held > n_j:
                     continue

@@ -229,11 +229,11 @@ def _host_group_jokers(jg, pre, n_rj, allowed, freed, totals, pairs, rack_only):
             return _lowest_bit(totals, max(jg, 2))
         return -1
     best = -1
-    # both in one group beside two rack copies (or one and a rack joker)
-    if colours >= 2 and not rack_only:
-        best = _lowest_bit(pairs, max(jg, 2))
-    elif colours == 1 and n_rj > 0 and not rack_only:
-        best = _lowest_bit(totals, max(jg, 3))
+    if not rack_only:  # both in one group beside two rack copies (or one and a rack joker)
+        if colours >= 2:
+            best = _lowest_bit(pairs, max(jg, 2))
+        elif colours == 1 and n_rj > 0:
+            best = _lowest_bit(totals, max(jg, 3))
     # each in a group of its own beside two rack items: four, rack jokers for the copies missing
     rack_jokers = max(0, 2 * HOST_RACK_ITEMS - _pre_copies(pre))
     if colours >= 1 and rack_jokers <= n_rj:

@@ -547,7 +547,7 @@ def _host_sets_search(
         host_cap[0] = -1  # past the limits: ``_solve_rack`` gives up at once
         meter.fail(GiveUp.hosts(left))
         return None
-    top = sum(tile_gain(profile, t, objective) for t in rack)
+    top = _whole_rack(rack, profile, objective)
     best: _Found = (NO_BOUND, table, ())
     bounds = []
     # a pinned run grown into the host: the pin released, its jokers no longer kept ones
