@@ -263,6 +263,21 @@ def test_sets_holding_a_joker_may_not_lose_tiles_under_the_strict_rule(standard)
     check(strict, "R3 R4 R5 J(R6)", "R6 K9 O9", "R3 R4 R5 R6 | K9 O9 J(B9)", "R6 K9 O9")
 
 
+def test_a_strict_set_with_two_jokers_keeps_them_in_one_set():
+    """A set that keeps a joker may not be split, even where each part gets a copy of its
+    numbered tiles (0.3.7: the referee had let ``K9 J J`` become ``K9 R9 J | K9 R9 J``, with a K9
+    from the run); one of its jokers freed moves within the set, beside two more rack items."""
+    strict = load_profile("guide-strict-joker")
+    old = "K9 J(O9) J(B9) | K4 K5 K6 K7 K8 K9 K10 K11 K12"
+    new = "K9 R9 J(O9) | K9 R9 J(O9) | K4 K5 K6 | K6 K7 K8 | K10 K11 K12"
+    msg = rejects("joker_rule", strict, old, "K6 K8 R9 R9", new, "K6 R9 R9")
+    assert "set holding a joker" in msg
+    check(load_profile("standard"), old, "K6 K8 R9 R9", new, "K6 R9 R9")
+    check(strict, "R3 J(R4) J(R5) R6", "R4 R7 R8 K1", "R3 R4 J(R5) R6 R7 R8 J(R9)", "R4 R7 R8")
+    # ... which needs two rack items besides the freeing tile
+    rejects("joker_rule", strict, "R3 J(R4) J(R5) R6", "R4 R7 K1", "R3 R4 J(R5) R6 R7 J(R8)", "R4 R7")
+
+
 def test_a_group_joker_freed_by_its_tile_may_keep_another_acceptable_face_under_the_strict_rule():
     # J(R2) in a group of 2s also stands for K2 (any missing colour). Played R2 frees it, and
     # the freed joker, now K2 in a run with two rack tiles, no longer ties its old set together

@@ -154,6 +154,23 @@ REGRESSIONS = [
 ]
 
 
+# a strict set that keeps one joker and frees another: ``validate_move`` keeps both jokers, the
+# freed one moved, beside its numbered tiles; the MILP used to leave such plays out (0.3.7)
+STRICT_SPLITS = [
+    ("R3 J(R4) J(R5) R6", "R4 R7 R8 K1", 3, 19, "R3 R4 J(R5) R6 R7 R8 J(R9) (it used to place 2)"),
+    ("R3 J(R4) R5 J(R6) R7", "R4 R8 R9", 3, 21, "J(R2) R3 R4 R5 J(R6) R7 R8 R9 (it used to place 2)"),
+    ("R2 R3 R4 R5 J(R6) R7 J(R8)", "R8 R1 K1 K9", 1, 1, "R1 alone beside the freeing R8: no split"),
+]
+
+
+@pytest.mark.parametrize(("table", "rack", "tiles", "value", "why"), STRICT_SPLITS)
+@pytest.mark.parametrize("formulation", FORMULATIONS)
+def test_strict_set_split(table, rack, tiles, value, why, formulation):
+    profile = load_profile("guide-strict-joker")
+    tbl, rk = parse_table(table, profile), parse_tiles(rack, profile)
+    assert milp(profile, tbl, rk, formulation) == (tiles, value), why
+
+
 @pytest.mark.parametrize(("name", "table", "rack", "tiles", "value", "why"), REGRESSIONS)
 @pytest.mark.parametrize("formulation", FORMULATIONS)
 def test_regressions(name, table, rack, tiles, value, why, formulation):

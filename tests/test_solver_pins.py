@@ -267,12 +267,38 @@ def test_recorded_positions_agree_with_milp_sweep(name, bot, seeds, limit, share
 def test_scope_corners_give_up(standard):
     """Corners the pins do not describe answer None here; ``solve`` then names the corner and
     answers a bounded search's legal play, not proven."""
-    # a set that keeps one of its two jokers and frees the other
+    # a set that keeps one of its two jokers and frees the other, which a legal play may do:
+    # R4 frees J(R4), which moves to the end beside R7 and R8 (R3 R4 J(R5) R6 R7 R8 J(R9))
     strict = load_profile("guide-strict-joker")
     table = parse_table("R3 J(R4) J(R5) R6", strict)
-    assert solve_dp(parse_tiles("R4 K1", strict), table, strict, objective="tiles") is None
-    sol = solve(parse_tiles("R4 K1", strict), table, strict, budget=None)
+    rack = parse_tiles("R4 R7 R8 K1", strict)
+    assert solve_dp(rack, table, strict, objective="tiles") is None
+    sol = solve(rack, table, strict, budget=None)
     assert (sol.method, sol.give_up, sol.proven) == ("cut", GiveUp.STRICT_SPLIT, False)
+    assert len(solve_milp(rack, table, strict, initial=False, objective="tiles", rearrange=True).played) == 3
+
+
+@pytest.mark.parametrize(
+    ("table", "rack", "why"),
+    [
+        ("R3 J(R4) J(R5) R6", "R4 K1", "R4 is the only rack item: none left beside the freeing tile"),
+        ("B2 J(B3) B4 B5 B6 J(B7) B8", "B7 B7 K5 R6 R6 O1", "one B7 frees, the other is the only rack item"),
+        ("J(R1) J(R2) R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13", "R2 R7 R9 K1", "no room: 1 to 13 is taken"),
+    ],
+)
+def test_a_split_that_no_legal_play_makes_is_left_out(why, table, rack):
+    """A strict set that would keep one joker and free another (``validate_move`` then wants
+    both jokers, the freed one moved, in one set with all its numbered tiles and, under
+    ``two_rack_tiles``, two rack items besides the freeing tile): where the rack cannot, that
+    choice is left out and the DP answers the rest exactly (0.3.7; before, it gave up)."""
+    strict = load_profile("guide-strict-joker")
+    tbl, rk = parse_table(table, strict), parse_tiles(rack, strict)
+    ours = solve_dp(rk, tbl, strict, objective="tiles")
+    assert ours is not None, why
+    ref = solve_milp(rk, tbl, strict, initial=False, objective="tiles", rearrange=True)
+    assert _key(ours.played, strict, "tiles") == _key(ref.played, strict, "tiles"), why
+    if ours.played:
+        validate_move(strict, tbl, rk, ours.table, ours.played, opened=True)
 
 
 def test_opening_without_rearrangement_that_may_touch_the_table():

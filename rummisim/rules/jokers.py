@@ -232,6 +232,8 @@ def _try_freed(
             if n_jokers == 0 or freed_melds[i] == n_jokers:
                 continue
             hosts = {slots[mapping[k]][0] for k, (mi, _, _) in enumerate(old) if mi == i}
+            if len(hosts) > 1:  # its jokers in two sets: the set was split (0.3.7)
+                return _REASON_ORDER[0]
             numbered = Counter(t for t in meld.tiles if t != ts.joker)
             for host in hosts:
                 have = Counter(new_table[host].tiles)

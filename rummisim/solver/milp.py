@@ -318,6 +318,7 @@ def solve_milp(
 
     # -- table jokers: keep or free
     keep_of: dict[int, list[int]] = defaultdict(list)  # table joker -> keep vars
+    freed_of: dict[int, list[int]] = defaultdict(list)  # table joker -> free vars
     keep_face_rows: dict[int, dict[int, float]] = defaultdict(dict)
     free_vars: list[int] = []
     freeable = 0  # table jokers some rack tile may free
@@ -337,6 +338,7 @@ def solve_milp(
                 if may_free and r[f] > 0:
                     u = model.var(0, 1)
                     free_vars.append(u)
+                    freed_of[k].append(u)
                     rack_use[f][u] = 1
                     row[u] = 1
             freeable += len(row) > len(keep_of[k])
@@ -348,8 +350,8 @@ def solve_milp(
         frozen = [(mi, None) for mi in range(len(table))]
     elif not profile.jokers.take_from_joker_sets:
         frozen = [(mi, "joker") for mi, m in enumerate(table) if joker in m.tiles]
-    # (meld, its superset columns, keep_meld var or None), added after the hosts
-    superset_rows: list[tuple[Meld, dict[int, float], int | None]] = []
+    # (meld index, its superset columns, keep_meld var or None), added after the hosts
+    superset_rows: list[tuple[int, dict[int, float], int | None]] = []
     for mi, why in frozen:
         meld = table[mi]
         z_row: dict[int, float] = {}
@@ -358,13 +360,13 @@ def solve_milp(
             z_row[v] = 1
             add_column(v, faces, mask)
         if why is None or not locked:
-            superset_rows.append((meld, z_row, None))
+            superset_rows.append((mi, z_row, None))
         else:
             keep_meld = model.var(0, 1)
             for k, (owner, _, _) in enumerate(joker_list):
                 if owner == mi:
                     model.add({keep_meld: 1, **{v: -1 for v in keep_of[k]}}, 0, np.inf)
-            superset_rows.append((meld, z_row, keep_meld))
+            superset_rows.append((mi, z_row, keep_meld))
 
     # -- the initial meld in a turn that may also touch the table (o)
     if initial:
@@ -424,7 +426,11 @@ def solve_milp(
     elif free_vars and profile.jokers.reuse == "two_rack_tiles":
         host_cols = _add_hosts(
             model, profile, avail, r, r_jokers, total_jokers, freeable, set(keep_face_rows),
-            [(meld, z_row) for meld, z_row, keep_meld in superset_rows if keep_meld is not None],
+            [
+                (table[mi], z_row, [freed_of[k] for k, (owner, _, _) in enumerate(joker_list) if owner == mi])
+                for mi, z_row, keep_meld in superset_rows
+                if keep_meld is not None
+            ],
             numbered_rows, joker_row, slot_rows, rack_use, rack_joker_use,
         )  # fmt: skip
         model.add({**{h.freed: 1 for h in host_cols}, **{u: -1 for u in free_vars}}, 0, 0)
@@ -691,9 +697,12 @@ def _add_hosts(
     freed joker.
 
     ``frozen`` lists the table sets that must stay together (``take_from_joker_sets:
-    false``) with their superset columns: a host copy that holds such a set, its kept
-    joker at its face, counts as that superset (``R2 R3 R4 R5 J(R6) R7 J(R8)``, J(R8)
-    freed, R2 and R7 from the rack)."""
+    false``) with their superset columns: a host copy that holds such a set counts as that
+    superset (``R2 R3 R4 R5 J(R6) R7 J(R8)``, J(R8) freed, R2 and R7 from the rack), each of
+    the set's joker faces holding a kept joker or, where that joker was freed, a tile, and
+    the copy holding as many table jokers, kept or freed, as the set had (``validate_move``:
+    every joker of a set that keeps one, the freed ones too, stays beside its numbered tiles;
+    ``R3 J(R4) J(R5) R6`` with R4 R7 R8 from the rack: ``R3 R4 J(R5) R6 R7 R8 J(R9)``; 0.3.7)."""
     joker = profile.tileset.joker
     hosts: list[_Host] = []
     catalogue = set_catalogue(profile)
@@ -765,16 +774,21 @@ def _add_hosts(
                     for v, c in counted[i].items():
                         row[v] = row.get(v, 0) + c
                 model.add(row, 0, np.inf)
-            for meld, z_row in frozen:
+            for meld, z_row, frees in frozen:
                 if not set(meld.faces) <= joker_at.keys():
                     continue
                 s = model.var(0, 1)  # this copy is the superset that keeps ``meld`` together
                 model.add({s: 1, x: -1}, -np.inf, 0)
+                held = {s: -float(meld.joker_count(joker)), free: 1}  # its jokers, kept or freed here
+                owned = iter(frees)
                 for t, f in zip(meld.tiles, meld.faces, strict=True):
-                    if t == joker:
-                        model.add({s: 1, kept_at[f]: -1}, -np.inf, 0)
+                    if t == joker:  # its kept joker at its face, or a tile where that joker was freed
+                        model.add({s: 1, kept_at[f]: -1, joker_at[f]: 1}, -np.inf, 1)
+                        model.add({s: 1, joker_at[f]: -1, **{u: -1 for u in next(owned)}}, -np.inf, 0)
+                        held[kept_at[f]] = 1
                     else:
                         model.add({s: 1, joker_at[f]: 1}, -np.inf, 1)
+                model.add(held, 0, np.inf)
                 z_row[s] = 1
             hosts.append(_Host(tuple(faces), x, tuple(jokers), free))
     return hosts
