@@ -60,13 +60,10 @@ class SearchOptions:
     split of a wrap search at one floor, or every floor of a search without wrap; 0.3.4: 2^21
     and 2^20, where 2^20 in all left ``classic-wrap`` positions whose many small passes over the
     wrap splits ran past it, while a single pass past 2^20 is one that runs on for seconds, so
-    it gave up there; 0.3.7: one call may take the state buffers' 2^21 - 1, about 1.1 s since the
-    kernel's host moves are inlined (0.3.6), which settles two of the three tracked give-ups of
-    ``guide-strict-joker``'s 256 ``greedy`` games without a budget); ``new_set_solves``,
-    ``new_set_states``: the same under ``jokers.reuse: new_set``, whose host sets are the rack's
-    own sets with the joker (0.3.4: 2^21 states, where 2^18 gave up in 1.8 of every 1,000 of
-    ``polish-40``'s searches without a budget; 0.3.6: the tracked search follows the listing
-    there too); ``quick_host_solves``,
+    it gives up there); ``new_set_solves``, ``new_set_states``: the same under
+    ``jokers.reuse: new_set``, whose host sets are the rack's own sets with the joker (0.3.4: 2^21
+    states, where 2^18 gave up in 1.8 of every 1,000 of ``polish-40``'s searches without a budget;
+    0.3.6: the tracked search follows the listing there too); ``quick_host_solves``,
     ``quick_host_states``: the same for a quick search (``Meter.quick``). ``prune_dead``: exact
     passes leave out dead-end states (states that can no longer close their runs)."""
 
@@ -77,7 +74,7 @@ class SearchOptions:
     quick_host_solves: int = 24
     quick_host_states: int = 1 << 14
     max_tracked_states: int = 1 << 21
-    max_tracked_call: int = (1 << 21) - 1
+    max_tracked_call: int = 1 << 20
     prune_dead: bool = True
 
 
