@@ -231,14 +231,13 @@ def _try_freed(
             n_jokers = meld.joker_count(ts.joker)
             if n_jokers == 0 or freed_melds[i] == n_jokers:
                 continue
+            # every joker of the set, kept or freed, in one new set that holds its numbered tiles
+            # (0.3.7: two sets, each with a copy of them, is the set split)
             hosts = {slots[mapping[k]][0] for k, (mi, _, _) in enumerate(old) if mi == i}
-            if len(hosts) > 1:  # its jokers in two sets: the set was split (0.3.7)
-                return _REASON_ORDER[0]
+            have = Counter(new_table[min(hosts)].tiles)
             numbered = Counter(t for t in meld.tiles if t != ts.joker)
-            for host in hosts:
-                have = Counter(new_table[host].tiles)
-                if any(have[t] < c for t, c in numbered.items()):
-                    return _REASON_ORDER[0]
+            if len(hosts) > 1 or any(have[t] < c for t, c in numbered.items()):
+                return _REASON_ORDER[0]
     if not freed:
         return 0 if opening is None or opening() else OPENING_SHORT
     if not allow_free:

@@ -387,7 +387,6 @@ def _split_may_play(meld: Meld, mine, rack_counts, profile: RuleProfile) -> bool
     if reuse == "new_set":
         return False
     ts = profile.tileset
-    faces = [f for t, f in zip(meld.tiles, meld.faces, strict=True) if t != ts.joker]
     run = face_kind(meld.faces, profile) == "run"
     n_freed = sum(freed for freed, _ in mine)
     if run and not profile.wrap:
@@ -397,7 +396,7 @@ def _split_may_play(meld: Meld, mine, rack_counts, profile: RuleProfile) -> bool
     if reuse != "two_rack_tiles":
         return True
     key = ts.colour_of if run else ts.value_of  # what the set's codes share
-    shared = key(faces[0])
+    shared = key(next(f for t, f in zip(meld.tiles, meld.faces, strict=True) if t != ts.joker))
     items = int(rack_counts[ts.joker]) + sum(int(rack_counts[c]) for c in range(ts.joker) if key(c) == shared)
     items -= sum(1 for freed, f in mine if freed and key(f) == shared)  # the freeing tiles
     return items >= HOST_RACK_ITEMS
