@@ -4,16 +4,21 @@ reference on positions recorded from seeded games."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from helpers import with_overrides
+from strategies import VARIANTS, random_locked_position, variant_profile
 
 import rummisim.bots.search as bot_search
 import rummisim.solver.dp as dp
+import rummisim.solver.jokers as jokers
 from rummisim import load_profile, parse_table, parse_tiles, play_game
 from rummisim.moves import IllegalMove, validate_move
 from rummisim.solver import solve
+from rummisim.solver.budget import Meter
 from rummisim.solver.common import tile_gain
 from rummisim.solver.milp import solve_milp
+from rummisim.solver.passes import NO_BOUND
 
 BIG = 1 << 30  # a search budget that never binds here (the MILP takes it as an int32 node limit)
 
@@ -155,7 +160,7 @@ def test_opening_without_core_is_no_opening(monkeypatch):
     assert got.method == "dp" and not got.played and got.table == tbl
 
 
-# ----- 3. three freed jokers -----------------------------------------------------------------
+# ----- 3. several freed jokers ---------------------------------------------------------------
 
 
 def test_three_freed_jokers(monkeypatch):
@@ -183,6 +188,61 @@ def test_three_freed_jokers(monkeypatch):
 
 def milp_score_play(rack, table, profile):
     return solve_milp(rack, table, profile, initial=False, objective="tiles", rearrange=True).played
+
+
+def test_two_freed_jokers_in_new_sets_of_the_same_tiles(monkeypatch):
+    """Under ``reuse: new_set`` each freed joker needs a new set of rack tiles: here both take
+    B11 B12, one copy each (``J B11 B12`` twice). The rack has one host set, which the pair search
+    takes twice (``jokers._host_sets_search`` on the choice freeing both jokers)."""
+    profile = load_profile("polish-40")
+    tbl = parse_table("R4 J(R5) R6 | K8 J(K9) K10", profile)
+    rk = tuple(sorted(parse_tiles("R5 K9 B11 B11 B12 B12 O2", profile)))
+    forced = tuple(parse_tiles("R5 K9", profile))
+    caps = [2000, 1 << 21]
+    args = (rk, rk, tbl, profile, "tiles", (), forced, NO_BOUND + 1, True, (), caps, Meter(None))
+    found = jokers._host_sets_search(*args)
+    assert len(found[2]) == 6
+    assert validate_move(profile, tbl, rk, found[1], found[2], opened=True).jokers_freed == 2
+    no_milp(monkeypatch)
+    got = solve(rk, tbl, profile, budget=BIG)
+    assert got.method == "dp" and got.proven and got.tiles_placed == 6
+    monkeypatch.undo()
+    assert got.tiles_placed == len(milp_score_play(rk, tbl, profile))
+
+
+@pytest.mark.parametrize(("name", "seed"), [("polish-40", 3801), ("standard+new-set", 3802)])
+def test_new_set_host_pairs_agree_with_milp(monkeypatch, name, seed):
+    """Two or more freed jokers under ``new_set`` take their sets as a multiset: each next set is
+    the one before or one after it in that level's order (``jokers._host_sets_search``'s
+    ``among``), so no pair is searched twice. On seeded positions with table jokers to free, the
+    DP scores as the MILP does, and that search for a second set ran."""
+    profile = variant_profile(name) if name in VARIANTS else load_profile(name)
+    assert profile.jokers.reuse == "new_set"
+    inner = jokers._host_sets_search
+    seconds = []
+
+    def counted(*args, **kwargs):
+        among = args[15] if len(args) > 15 else kwargs.get("among")
+        if among is not None:
+            seconds.append(len(args[9]))  # the host sets placed before these
+        return inner(*args, **kwargs)
+
+    monkeypatch.setattr(jokers, "_host_sets_search", counted)
+    rng = np.random.default_rng(seed)
+    checked = 0
+    for i in range(60):
+        table, rack = random_locked_position(profile, rng)
+        objective = ("tiles", "value")[i % 2]
+        got = solve(rack, table, profile, objective=objective, budget=None)
+        if not got.proven:
+            continue
+        checked += 1
+        ref = solve_milp(rack, table, profile, initial=False, objective=objective, rearrange=True)
+        assert score(got.played, profile, objective) == score(ref.played, profile, objective)
+        if got.played:
+            validate_move(profile, table, rack, got.table, got.played, opened=True)
+    assert checked >= 50
+    assert len(seconds) >= 5
 
 
 # ----- 4. the discard keep-back ---------------------------------------------------------------

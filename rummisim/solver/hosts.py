@@ -1,10 +1,13 @@
-"""The sets that may hold a freed table joker (``jokers.reuse: two_rack_tiles``):
-``freed_joker_hosts`` lists each set of table and rack tiles that could hold one or more freed
-jokers beside two other rack items (``Host``), for the host-set search of ``jokers``. Pure; no I/O.
+"""The sets that may hold a freed table joker, for the host-set search of ``jokers``: under
+``jokers.reuse: two_rack_tiles``, ``freed_joker_hosts`` lists each set of table and rack tiles that
+could hold one or more freed jokers beside two other rack items (``Host``; ``rack_item_hosts``);
+under ``reuse: new_set``, ``new_set_host_sets`` the sets of one freed joker and rack tiles alone.
+Pure; no I/O.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import combinations
 
 import numpy as np
@@ -18,6 +21,7 @@ from rummisim.solver.common import (
 from rummisim.solver.decode import (
     _meld,
 )
+from rummisim.solver.opening import new_set_hosts
 from rummisim.solver.pins import Pin
 
 Host = tuple[Meld, tuple[int, ...], tuple[int, ...]]
@@ -276,3 +280,30 @@ def _sourced_host(codes, joker_faces, from_rack, table_counts, rack_counts, prof
     if meld is None:
         return None
     return meld, tuple(sorted(from_table)), tuple(sorted(from_rack))
+
+
+def new_set_host_sets(rack_counts, profile: RuleProfile) -> list[Host]:
+    """``reuse: new_set``'s host sets (``opening.new_set_hosts``), those with more rack tiles first
+    (good plays early raise the floor)."""
+    return sorted(new_set_hosts(rack_counts, profile), key=lambda host: -len(host[2]))
+
+
+def held_hosts(hosts: list[Host], rack_counts) -> list[Host]:
+    """Those of ``hosts`` whose rack tiles the rack (``rack_counts``) still holds, in order."""
+    return [host for host in hosts if all(rack_counts[t] >= n for t, n in Counter(host[2]).items())]
+
+
+def rack_item_hosts(table_counts, rack_counts, profile, left: int, cap: int) -> list[Host] | None:
+    """``reuse: two_rack_tiles``'s host sets (``freed_joker_hosts``): sets holding one or more of
+    the ``left`` freed jokers (up to ``jokers.max_per_set``) beside two other rack items, those
+    with more rack tiles first; None past ``cap`` of them."""
+    hosts = freed_joker_hosts(table_counts, rack_counts, profile, limit=cap)
+    if hosts is not None:
+        hosts.sort(key=lambda host: -len(host[2]))
+    for shared_by in range(2, min(left, profile.jokers.max_per_set) + 1):
+        if hosts is None:
+            break
+        limit = cap - len(hosts)
+        shared = freed_joker_hosts(table_counts, rack_counts, profile, freed=shared_by, limit=limit)
+        hosts = None if shared is None else hosts + shared
+    return hosts

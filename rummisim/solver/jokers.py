@@ -10,12 +10,15 @@ frees jokers is then settled exactly: each set that may hold a freed joker with 
 items (``hosts.freed_joker_hosts``) is set aside, and the DP solves the tiles left above the
 best legal play so far (one host set after the other, for any number of freed jokers; a set may
 hold up to ``max_per_set`` of them; ``_host_sets_search``); under ``reuse: new_set`` the hosts
-are the sets of rack tiles alone. Before that, a choice's refused bound is settled from its own
-play where it can be (``_guided``): host sets read off that play are placed one by one and the
-rest solved with the floor at the bound, so a legal play found there is the choice's optimum (the
-same tiles in another arrangement); a choice that gives up leaves the others to go on, and a
-legal play reaching its bound still proves the position. The choices first look for a play of
-the whole rack, which settles the position wherever one is legal (``_solve_rack``). Under strict
+are the sets of rack tiles alone, one freed joker each: the freed jokers' sets are a multiset of
+them, and each level takes its next set among the one it placed and those after it (no pair of
+sets is searched twice; with two freed jokers and few sets, every pair at once, 0.3.8).
+Before that, a choice's refused bound is settled from its own play where it can be (``_guided``):
+host sets read off that play are placed one by one and the rest solved with the floor at the
+bound, so a legal play found there is the choice's optimum (the same tiles in another
+arrangement); a choice that gives up leaves the others to go on, and a legal play reaching its
+bound still proves the position. The choices first look for a play of the whole rack (not under
+``reuse: new_set``), which settles the position wherever one is legal (``_solve_rack``). Under strict
 joker sets the host search first relaxes the pins (exact where its play keeps them); where that
 play breaks a pin, the hosts are sets of the tiles outside the pins, which the DP keeps
 (``_hosted`` with ``pinned``); the tracked pass below always keeps the pins (``_hosted``'s
@@ -78,11 +81,12 @@ from rummisim.solver.common import (
 from rummisim.solver.hosts import (
     Host,
     freed_in,
-    freed_joker_hosts,
     grown_pin_hosts,
+    held_hosts,
+    new_set_host_sets,
+    rack_item_hosts,
     relaxed_hosts,
 )
-from rummisim.solver.opening import new_set_hosts
 from rummisim.solver.passes import (
     NO_BOUND,
     Undecoded,
@@ -137,7 +141,10 @@ def _solve_rack(
     searched lower. The others are then searched below it (their floors at the whole rack are not
     run again), and ``_settle`` skips the ``_guided`` already tried. On ``guide-strict-joker``'s
     greedy positions the lower passes of the choices that could not place the whole rack were two
-    thirds of the states."""
+    thirds of the states. Not under ``reuse: new_set`` (0.3.8): there a choice that frees jokers
+    reaches the whole rack with its freed jokers beside table tiles, which ``_guided`` does not
+    settle, so that pass settles nothing (``polish-40``'s openings that touch the table ran it for
+    every opening core)."""
     ts = profile.tileset
     if not profile.turn.rearrange:  # dp pins (rearrange=False): every table set stays as it is
         return _best(rack, table, profile, objective, meter, floor=floor, **_pin_all(table, ts.joker))
@@ -169,7 +176,7 @@ def _solve_rack(
         known: dict[int, Any] = {}  # the choices' bounds found so far
         guided: set[tuple] = set()  # (kept faces, forced tiles) of choices ``_guided`` tried
         below = None  # where the other choices' bounds lie below
-        if prune and whole > low:
+        if prune and whole > low and profile.jokers.reuse != "new_set":
             # the whole rack first, those choices that free more jokers first: the first whose
             # bound reaches it and settles to a legal play is the answer (no play beats it)
             for i in sorted(range(len(choices)), key=lambda i: -len(choices[i][1])):
@@ -547,7 +554,7 @@ def _hosted(
 
 def _host_sets_search(
     rack, full_rack, table, profile, objective, virtual, forced, floor, prune, placed, host_cap, meter,
-    pinned=(), tracked_pins=None, ceiling=None,
+    pinned=(), tracked_pins=None, ceiling=None, among=None,
 ):  # fmt: skip
     """The best play of a joker choice that frees table jokers (the ``forced`` rack tiles
     replace them), under ``reuse: two_rack_tiles``, if it reaches ``floor`` (else a score
@@ -560,14 +567,22 @@ def _host_sets_search(
     ``pinned`` (strict joker sets: the sets of the choice's kept jokers, ``_strict_pins``): the
     DP keeps them as pins, and the hosts are sets of the other tiles. Without ``pinned`` under
     strict joker sets the DP relaxes the pins: exact where its play keeps them, else ``None``.
-    ``None`` when this cannot be settled here (the search gives up)."""
+    ``None`` when this cannot be settled here (the search gives up).
+
+    Under ``reuse: new_set`` every set holds one freed joker and rack tiles alone, so the sets of a
+    play are a multiset of the listed ones: the next level takes its set from ``among`` (this
+    level's sets at or after the one placed, those the rack still holds), never listing them again,
+    and a pair is searched once, not once per order. Up to ``NEW_SET_PAIRS`` sets and two freed
+    jokers, every pair goes to the DP at once (no pass with one set placed and the other joker free
+    first: with a free joker a pass costs about ten passes without one, and its bound nearly
+    always reached the floor)."""
     ts = profile.tileset
     table_counts, rack_counts, _ = _pools(rack, table, profile, objective, virtual, forced, placed)
     left = len(forced) - sum(freed_in(host, ts.joker) for host in placed)
     hosts: list[Host] | None
     grown: list[tuple[Host, tuple[int, ...], tuple]] = []  # pinned runs grown into the host
     if profile.jokers.reuse == "new_set":  # a set of one freed joker and rack tiles alone
-        hosts = _new_set_hosts(rack_counts, profile)
+        hosts = new_set_host_sets(rack_counts, profile) if among is None else held_hosts(among, rack_counts)
     else:
         if pinned:  # the hosts are sets of the tiles outside the pins, the pins kept as they are
             outside = _outside_pins(table_counts, rack_counts, pinned, left, profile)
@@ -577,13 +592,25 @@ def _host_sets_search(
                 meter.fail(GiveUp.PIN_MAY_HOST)
                 return None
             table_counts = outside[0]
-        hosts = _rack_item_hosts(table_counts, rack_counts, profile, left, host_cap[0])
+        hosts = rack_item_hosts(table_counts, rack_counts, profile, left, host_cap[0])
     if hosts is None or len(hosts) + len(grown) > host_cap[0]:
         host_cap[0] = -1  # past the limits: ``_solve_rack`` gives up at once
         meter.fail(GiveUp.hosts(left))
         return None
     top = _whole_rack(rack, profile, objective)
     best: _Found = (NO_BOUND, table, ())
+    args = (rack, full_rack, table, profile, objective, virtual, forced)
+    if profile.jokers.reuse == "new_set" and left == 2 and len(hosts) <= NEW_SET_PAIRS:
+        # each pair of sets once, with no bound of one set and the other joker free first
+        for i, host in enumerate(hosts):
+            sub = (floor, prune, placed + (host,), host_cap, meter, pinned, tracked_pins, ceiling, hosts[i:])
+            found = _host_sets_search(*args, *sub)
+            if found is None:
+                return None
+            if found[2] and found[0] >= floor:
+                best = found
+                floor = found[0] + 1
+        return best
     bounds = []
     # a pinned run grown into the host: the pin released, its jokers no longer kept ones
     # (host, kept faces, pins, freed jokers it holds: a grown pin's jokers are its kept ones and one)
@@ -616,14 +643,18 @@ def _host_sets_search(
         else:
             bounds.append((found, host))
     bounds.sort(key=lambda r: -r[0][0])
-    for found, host in bounds:
+    for i, (found, host) in enumerate(bounds):
         if found[0] < floor:
             break
         if not _legal(profile, table, full_rack, found):
-            args = (rack, full_rack, table, profile, objective, virtual, forced)
-            found = _hosted(
-                *args, floor, prune, placed + (host,), host_cap, meter, pinned, tracked_pins, found[0]
-            )
+            if profile.jokers.reuse == "new_set":  # the next set among this one and those after it
+                later = [h for f, h in bounds[i:] if f[0] >= floor]
+                sub = (floor, prune, placed + (host,), host_cap, meter, pinned, tracked_pins, found[0], later)
+                found = _host_sets_search(*args, *sub)
+            else:
+                found = _hosted(
+                    *args, floor, prune, placed + (host,), host_cap, meter, pinned, tracked_pins, found[0]
+                )
             if found is None:
                 return None
             if not found[2] or found[0] < floor:
@@ -633,26 +664,7 @@ def _host_sets_search(
     return best
 
 
-def _new_set_hosts(rack_counts, profile: RuleProfile) -> list[Host]:
-    """``reuse: new_set``'s host sets (``opening.new_set_hosts``), those with more rack tiles first
-    (good plays early raise the floor)."""
-    return sorted(new_set_hosts(rack_counts, profile), key=lambda host: -len(host[2]))
-
-
-def _rack_item_hosts(table_counts, rack_counts, profile, left: int, cap: int) -> list[Host] | None:
-    """``reuse: two_rack_tiles``'s host sets (``freed_joker_hosts``): sets holding one or more of
-    the ``left`` freed jokers (up to ``jokers.max_per_set``) beside two other rack items, those
-    with more rack tiles first; None past ``cap`` of them."""
-    hosts = freed_joker_hosts(table_counts, rack_counts, profile, limit=cap)
-    if hosts is not None:
-        hosts.sort(key=lambda host: -len(host[2]))
-    for shared_by in range(2, min(left, profile.jokers.max_per_set) + 1):
-        if hosts is None:
-            break
-        limit = cap - len(hosts)
-        shared = freed_joker_hosts(table_counts, rack_counts, profile, freed=shared_by, limit=limit)
-        hosts = None if shared is None else hosts + shared
-    return hosts
+NEW_SET_PAIRS = 32  # up to this many new-set host sets, two freed jokers search every pair at once
 
 
 def _tracked_host(
