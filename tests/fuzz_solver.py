@@ -14,7 +14,7 @@ scores where it is proven (no more where the exact search gave up and says why).
 on; so is a crash. With ``--budget N`` each search gets a budget of N units instead: its play
 must be legal, and score what the MILP scores where it is proven, no more where the budget cut it
 short. ``--tracked-only``: no host set listed (``SearchOptions(max_host_solves=0,
-new_set_solves=0)``), so every freed joker goes to the tracked pass. The draws depend on the
+new_set_solves=0, pair_host_solves=0)``), so every freed joker goes to the tracked pass. The draws depend on the
 arguments alone; how many fit in the time does not. Exit status 1 if any draw failed.
 """
 
@@ -80,10 +80,11 @@ def main() -> int:
     parser.add_argument(
         "--tracked-only",
         action="store_true",
-        help="no host set listed (SearchOptions(max_host_solves=0, new_set_solves=0))",
+        help="no host set listed (SearchOptions(max_host_solves=0, new_set_solves=0, pair_host_solves=0))",
     )
     args = parser.parse_args()
-    options = SearchOptions(max_host_solves=0, new_set_solves=0) if args.tracked_only else SearchOptions()
+    listed_none = SearchOptions(max_host_solves=0, new_set_solves=0, pair_host_solves=0)
+    options = listed_none if args.tracked_only else SearchOptions()
     variants = [label for axis in args.axis for label in labels(axis)] if args.axis else labels()
     rng = np.random.default_rng(args.seed)
     started = time.perf_counter()

@@ -16,7 +16,7 @@ two freed ones): runs without per-run joker counts, a relaxation of ``max_per_se
 wherever its play is legal. Under ``jokers.reuse: new_set`` (004, ``polish-40``) the same pass
 tracks sets of one freed joker and rack items alone (its host runs take rack copies only, and
 each freed joker has a set of its own). "No host set listed" is
-``SearchOptions(max_host_solves=0, new_set_solves=0)``.
+``SearchOptions(max_host_solves=0, new_set_solves=0, pair_host_solves=0)``.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def agrees_with_milp(profile, table, rack, ours, objective) -> None:
 
 
 # no host set listed: every host search tracked
-TRACKED_ONLY = SearchOptions(max_host_solves=0, new_set_solves=0)
+TRACKED_ONLY = SearchOptions(max_host_solves=0, new_set_solves=0, pair_host_solves=0)
 
 
 def solve_tracked(rack, table, profile, objective="tiles"):
@@ -264,16 +264,20 @@ TWO_HOST_POSITIONS = [
 ]
 
 
+@pytest.mark.parametrize("pair_host_solves", [400, SearchOptions().pair_host_solves])
 @pytest.mark.parametrize(("name", "table", "rack", "initial", "tiles", "value"), TWO_HOST_POSITIONS)
-def test_two_freed_jokers_past_the_host_limit(name, table, rack, initial, tiles, value):
-    """The search with two host fields answers them, proven, with the MILP's optimum (147,000 to
-    222,000 states). Its states are charged to the search budget like any other pass's: within
-    ``guide-strict-joker``'s 200,000 units the beam pass answers, a legal play one tile short."""
+def test_two_freed_jokers_past_the_host_limit(name, table, rack, initial, tiles, value, pair_host_solves):
+    """Past 400 host sets (the listing's limit for two freed jokers before 0.3.8) the tracked
+    search answers them, proven, with the MILP's optimum (147,000 to 222,000 states); within
+    ``pair_host_solves`` the listing answers them itself. The states are charged to the search
+    budget like any other pass's: where the budget is too small, the beam pass answers, a legal
+    play one tile short."""
     profile = two_rack_tiles(name)
     table, rack = parse_table(table, profile), parse_tiles(rack, profile)
-    found = solve(rack, table, profile, initial=initial, budget=None)
+    options = SearchOptions(pair_host_solves=pair_host_solves)
+    found = solve(rack, table, profile, initial=initial, budget=None, options=options)
     assert found.method == "dp" and found.proven
-    in_play = solve(rack, table, profile, initial=initial)
+    in_play = solve(rack, table, profile, initial=initial, options=options)
     if found.nodes <= in_play.nodes:
         assert (in_play.method, in_play.played) == ("dp", found.played)
     else:
@@ -298,12 +302,14 @@ def test_one_kernel_call_past_its_limit_gives_up(tracked):
             break
     else:
         pytest.fail("no drawn position went to the tracked search")
-    options = SearchOptions(max_host_solves=0, max_tracked_call=10)
+    options = SearchOptions(max_host_solves=0, pair_host_solves=0, max_tracked_call=10)
     meter = Meter(options=options)
     assert solve_dp(rack, table, profile, objective="tiles", meter=meter) is None
     assert meter.why is GiveUp.TRACKED_STATES
     # the whole search's states are not the limit: one call is
-    wide = SearchOptions(max_host_solves=0, max_tracked_states=1 << 30, max_tracked_call=10)
+    wide = SearchOptions(
+        max_host_solves=0, pair_host_solves=0, max_tracked_states=1 << 30, max_tracked_call=10
+    )
     meter = Meter(options=wide)
     assert solve_dp(rack, table, profile, objective="tiles", meter=meter) is None
     assert meter.why is GiveUp.TRACKED_STATES

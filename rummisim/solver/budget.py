@@ -63,14 +63,22 @@ class SearchOptions:
     it gives up there); ``new_set_solves``, ``new_set_states``: the same under
     ``jokers.reuse: new_set``, whose host sets are the rack's own sets with the joker (0.3.4: 2^21
     states, where 2^18 gave up in 1.8 of every 1,000 of ``polish-40``'s searches without a budget;
-    0.3.6: the tracked search follows the listing there too); ``quick_host_solves``,
-    ``quick_host_states``: the same for a quick search (``Meter.quick``). ``prune_dead``: exact
+    0.3.6: the tracked search follows the listing there too; 0.3.8: 2^22, which settles the one
+    such give-up of 256 greedy games without a budget, in 0.57 s against 0.69 s to give up);
+    ``quick_host_solves``, ``quick_host_states``: the same for a quick search (``Meter.quick``).
+    ``pair_host_solves``, ``pair_host_states``: the listing's limits for two freed jokers under
+    ``reuse: two_rack_tiles``, before their tracked pass (0.3.8: that pass, with two host fields,
+    ran past 2^20 states in one call on 3 of ``guide-strict-joker``'s 4 give-ups in 256 greedy
+    games without a budget, and on ``standard``'s one; the listing settles 2 of those 3 and
+    ``standard``'s, each in about 1 s and 4-8 million states). ``prune_dead``: exact
     passes leave out dead-end states (states that can no longer close their runs)."""
 
     max_host_solves: int = 400
     max_host_states: int = 1 << 18
+    pair_host_solves: int = 8000
+    pair_host_states: int = 1 << 23
     new_set_solves: int = 2000
-    new_set_states: int = 1 << 21
+    new_set_states: int = 1 << 22
     quick_host_solves: int = 24
     quick_host_states: int = 1 << 14
     max_tracked_states: int = 1 << 21
@@ -135,11 +143,12 @@ class Meter:
             self.left -= states
 
     def host_caps(self, new_set: bool = False) -> list[int]:
-        """[host solves, host states] left to a joker choice's host search (quick or full;
-        ``new_set``: under ``jokers.reuse: new_set``)."""
+        """[host solves, host states, the same for two freed jokers' listing] left to the joker
+        choices' host searches of a position (quick or full; ``new_set``: under ``jokers.reuse:
+        new_set``)."""
         o = self.options
         if self.quick:
-            return [o.quick_host_solves, o.quick_host_states]
+            return [o.quick_host_solves, o.quick_host_states] * 2
         if new_set:
-            return [o.new_set_solves, o.new_set_states]
-        return [o.max_host_solves, o.max_host_states]
+            return [o.new_set_solves, o.new_set_states] * 2
+        return [o.max_host_solves, o.max_host_states, o.pair_host_solves, o.pair_host_states]

@@ -526,7 +526,9 @@ def _hosted(
 ):  # fmt: skip
     """``_host_sets_search``; where that gives up on one or two freed jokers (too many host
     sets, or a host play it cannot place), one search that tracks the host sets
-    (``_tracked_host``), except in a quick search (``Meter.quick``). ``pinned``: the sets that
+    (``_tracked_host``), except in a quick search (``Meter.quick``). Two freed jokers under
+    ``reuse: two_rack_tiles`` list their host sets within their own, wider limits
+    (``SearchOptions.pair_host_solves``, 0.3.8) before the tracked pass. ``pinned``: the sets that
     stay together (strict joker sets); ``tracked_pins``: those the tracked search keeps, where
     the listing searches without them (default: ``pinned``)."""
     args = (rack, full_rack, table, profile, objective, virtual, forced)
@@ -543,7 +545,14 @@ def _hosted(
         host_cap[1] -= meter.spent - before
         if found is not None or host_cap[1] < 0:
             return found
-    found = _host_sets_search(*args, floor, prune, placed, host_cap, meter, pinned, tracked_pins, ceiling)
+    caps = host_cap
+    if not placed and left == 2 and not meter.quick and profile.jokers.reuse == "two_rack_tiles":
+        caps = host_cap[2:]  # two freed jokers: the listing's own, wider limits (``host_caps``)
+    found = _host_sets_search(*args, floor, prune, placed, caps, meter, pinned, tracked_pins, ceiling)
+    if caps is not host_cap:
+        host_cap[2:] = caps
+        if min(caps) < 0:
+            host_cap[0] = -1  # past them: ``_solve_rack`` gives up after the tracked pass
     if found is not None or placed or not tracked:
         return found
     return _tracked_host(
