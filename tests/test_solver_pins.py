@@ -276,6 +276,16 @@ def test_scope_corners_give_up(standard):
     sol = solve(rack, table, strict, budget=None)
     assert (sol.method, sol.give_up, sol.proven) == ("cut", GiveUp.STRICT_SPLIT, False)
     assert len(solve_milp(rack, table, strict, initial=False, objective="tiles", rearrange=True).played) == 3
+    # a choice that frees no joker, whose play validate_move refuses: the pinned set J(K6) K7 .. K10
+    # beside both rack jokers (the pin's joker counts as a tile in the DP: three jokers, cap 2);
+    # no host search settles it, so the search names it (before 0.3.8 it went to one, for no freed
+    # joker, and the answer was cut without a reason)
+    polish = with_overrides("polish-40", jokers={"take_from_joker_sets": False})
+    table, rack = parse_table("J(K6) K7 K8 K9 K10", polish), parse_tiles("J J", polish)
+    assert solve_dp(rack, table, polish, objective="tiles") is None
+    sol = solve(rack, table, polish, budget=None)
+    assert (sol.method, sol.give_up, sol.proven) == ("cut", GiveUp.REFUSED, False)
+    assert len(solve_milp(rack, table, polish, initial=False, objective="tiles", rearrange=True).played) == 1
 
 
 @pytest.mark.parametrize(

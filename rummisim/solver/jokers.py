@@ -439,6 +439,17 @@ def _settle(
     for found, virtual, forced, pinned in pending:
         if best is not None and found[0] <= best[0]:
             continue
+        if not forced:
+            # a refused play that frees no joker (a pin's jokers past ``max_per_set``): no host
+            # search settles it (0.3.8: it had gone to one, for no freed joker, and been dropped)
+            if floor is not None and found[0] < floor:
+                continue
+            meter.fail(GiveUp.REFUSED)
+            if not meter.settle:
+                return None
+            if unsettled is None or found[0] > unsettled[0]:
+                unsettled = (found[0], GiveUp.REFUSED)
+            continue
         if profile.jokers.reuse == "any":
             meter.fail(GiveUp.HOSTS_REUSE_ANY)
             return None
