@@ -60,11 +60,7 @@ from rummisim.solver.common import (
     SearchResult,
     tile_gain,
 )
-from rummisim.solver.jokers import (
-    _pin_all,
-    _solve_rack,
-    _strict_pins,
-)
+from rummisim.solver.jokers import _solve_rack
 from rummisim.solver.opening import TooManyCores, best_single_set, opening_cores
 from rummisim.solver.passes import (
     NO_BOUND,
@@ -75,6 +71,7 @@ from rummisim.solver.passes import (
     _grids,
     _search,
 )
+from rummisim.solver.pins import pin_all, strict_pins
 from rummisim.solver.tables import (
     _tables,
 )
@@ -395,12 +392,12 @@ def solve_dp_beam(
     rack = tuple(sorted(int(t) for t in rack))
     opts: dict[str, Any] = {}
     if not profile.turn.rearrange:  # every table set pinned, as in the exact search
-        opts = _pin_all(base, ts.joker)
+        opts = pin_all(base, ts.joker)
     elif profile.jokers.table_jokers == "locked":
         faces = tuple(f for m in base for t, f in zip(m.tiles, m.faces, strict=True) if t == ts.joker)
         opts["virtual"] = faces
         if not profile.jokers.take_from_joker_sets:  # the joker sets pinned, their jokers kept
-            opts["pinned"] = _strict_pins(base, tuple((False, f) for f in faces), profile)
+            opts["pinned"] = strict_pins(base, tuple((False, f) for f in faces), profile)
     meter = Meter(states)
     try:
         found = _best(rack, base, profile, objective, meter, beam_states=states, **opts)

@@ -68,7 +68,7 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from rummisim.geometry import run_geometry
-from rummisim.melds import Meld, face_kind, is_valid_meld_parts
+from rummisim.melds import Meld
 from rummisim.moves import joker_acceptable
 from rummisim.profile import RuleProfile
 from rummisim.solver.budget import GiveUp, Meter
@@ -97,7 +97,10 @@ from rummisim.solver.passes import (
     _pools,
 )
 from rummisim.solver.pins import (
+    NO_PINS,
     make_pins,
+    pin_all,
+    strict_pins,
 )
 
 
@@ -141,13 +144,11 @@ def _solve_rack(
     searched lower. The others are then searched below it (their floors at the whole rack are not
     run again), and ``_settle`` skips the ``_guided`` already tried. On ``guide-strict-joker``'s
     greedy positions the lower passes of the choices that could not place the whole rack were two
-    thirds of the states. Not under ``reuse: new_set`` (0.3.8): there a choice that frees jokers
-    reaches the whole rack with its freed jokers beside table tiles, which ``_guided`` does not
-    settle, so that pass settles nothing (``polish-40``'s openings that touch the table ran it for
-    every opening core)."""
+    thirds of the states. Not under ``reuse: new_set`` (0.3.8): a choice that frees jokers reaches
+    the whole rack there with its freed jokers beside table tiles, which ``_guided`` does not settle."""
     ts = profile.tileset
     if not profile.turn.rearrange:  # dp pins (rearrange=False): every table set stays as it is
-        return _best(rack, table, profile, objective, meter, floor=floor, **_pin_all(table, ts.joker))
+        return _best(rack, table, profile, objective, meter, floor=floor, **pin_all(table, ts.joker))
     joker = ts.joker
     locked = [
         (face, joker_acceptable(profile, meld, face))
@@ -214,7 +215,7 @@ def _choices(table, locked, rack_counts, profile: RuleProfile) -> list[tuple] | 
     """The joker choices of a position, as (kept faces, forced rack tiles, pinned sets): each
     locked joker kept at a face it may keep, or freed by a rack tile of such a face (the rack
     holding enough of them); under strict joker sets the sets of the kept jokers pinned
-    (``_strict_pins``), a choice whose kept faces no table holds left out. None where a strict
+    (``pins.strict_pins``), a choice whose kept faces no table holds left out. None where a strict
     set would keep one joker and free another."""
     options = [
         [(False, f) for f in sorted(ok)] + [(True, f) for f in sorted(ok) if rack_counts[f] > 0]
@@ -228,7 +229,7 @@ def _choices(table, locked, rack_counts, profile: RuleProfile) -> list[tuple] | 
         virtual = tuple(f for freed, f in choice if not freed)
         pinned: Any = ()
         if not profile.jokers.take_from_joker_sets:  # dp pins: the sets of kept jokers stay
-            pinned = _strict_pins(table, choice, profile, rack_counts)
+            pinned = strict_pins(table, choice, profile, rack_counts)
             if pinned is None:
                 return None
             if pinned is NO_PINS:
@@ -333,82 +334,6 @@ def _first_legal(results, full_rack, table, profile) -> tuple[_Found | None, lis
     return None, pending
 
 
-def _pin_all(table: tuple[Meld, ...], joker: int) -> dict:
-    """``_best``'s options without rearrangement: every table set pinned, with its jokers."""
-    return dict(
-        virtual=tuple(f for m in table for t, f in zip(m.tiles, m.faces, strict=True) if t == joker),
-        pinned=tuple((m.tiles, m.faces) for m in table),
-    )
-
-
-NO_PINS = ((), ())  # ``_strict_pins``: the choice keeps no legal table
-
-
-def _strict_pins(table: tuple[Meld, ...], choice, profile: RuleProfile, rack_counts=None):
-    """The pinned sets of a joker choice under ``take_from_joker_sets: false`` (``choice``: a
-    (freed, face) per table joker, in table order): each set whose jokers are all kept, the
-    jokers at their chosen faces; a set whose jokers are all freed is released. ``None``
-    when a set keeps some of its jokers and frees others (not pinned: the search gives up),
-    unless no legal play from a rack of ``rack_counts`` does so (``_split_may_play``);
-    ``NO_PINS`` when no legal table makes the choice: the chosen faces make a kept set invalid
-    (two jokers of a group at one colour), or such a split cannot be played."""
-    joker = profile.tileset.joker
-    pinned = []
-    k = 0
-    for meld in table:
-        n = meld.joker_count(joker)
-        if not n:
-            continue
-        mine = choice[k : k + n]
-        k += n
-        n_freed = sum(freed for freed, _ in mine)
-        if n_freed == n:
-            continue
-        if n_freed:
-            if rack_counts is not None and not _split_may_play(meld, mine, rack_counts, profile):
-                return NO_PINS
-            return None
-        kept = iter(f for _, f in mine)
-        pairs = zip(meld.tiles, meld.faces, strict=True)
-        faces = tuple(next(kept) if t == joker else f for t, f in pairs)
-        if not is_valid_meld_parts(meld.tiles, faces, profile):
-            return NO_PINS
-        pinned.append((meld.tiles, faces))
-    return tuple(pinned)
-
-
-def _split_may_play(meld: Meld, mine, rack_counts, profile: RuleProfile) -> bool:
-    """Whether a legal play may free some jokers of the strict set ``meld`` and keep the others
-    (``mine``: its jokers' (freed, face), the freed ones' faces those of their freeing tiles). The
-    referee then wants every joker of the set, the freed ones too, in one set ``S`` beside all its
-    numbered tiles (``rules.jokers._try_freed``). Ruled out where (each a necessary condition, so
-    no legal play is lost; 0.3.7):
-
-    - ``reuse: new_set``: ``S`` holds table tiles and a kept table joker, never a new set;
-    - a run, without wrap: a freed joker that moves (one that keeps its face is the choice that
-      keeps it) goes outside the run's span, where every face is taken, and there is no room;
-    - ``reuse: two_rack_tiles``: ``S`` needs two rack items beside the freeing tiles, rack jokers
-      or rack copies of its codes (copies are interchangeable: those of the run's colour, of the
-      group's value), and the rack holds fewer."""
-    reuse = profile.jokers.reuse
-    if reuse == "new_set":
-        return False
-    ts = profile.tileset
-    run = face_kind(meld.faces, profile) == "run"
-    n_freed = sum(freed for freed, _ in mine)
-    if run and not profile.wrap:
-        values = [ts.value_of(f) for f in meld.faces]
-        if min(values) - 1 + ts.values - max(values) < n_freed:
-            return False
-    if reuse != "two_rack_tiles":
-        return True
-    key = ts.colour_of if run else ts.value_of  # what the set's codes share
-    shared = key(next(f for t, f in zip(meld.tiles, meld.faces, strict=True) if t != ts.joker))
-    items = int(rack_counts[ts.joker]) + sum(int(rack_counts[c]) for c in range(ts.joker) if key(c) == shared)
-    items -= sum(1 for freed, f in mine if freed and key(f) == shared)  # the freeing tiles
-    return items >= HOST_RACK_ITEMS
-
-
 def _legal(profile, table, full_rack, found: _Found) -> bool:
     """Whether a play the DP found keeps the table's joker rules. A play of the whole rack
     under a discard pile counts as legal here: the keep-back is ``_best_play``'s job (it then
@@ -440,8 +365,7 @@ def _settle(
         if best is not None and found[0] <= best[0]:
             continue
         if not forced:
-            # a refused play that frees no joker (a pin's jokers past ``max_per_set``): no host
-            # search settles it (0.3.8: it had gone to one, for no freed joker, and been dropped)
+            # a refused play that frees no joker (a pin's jokers past ``max_per_set``; 0.3.8)
             if floor is not None and found[0] < floor:
                 continue
             meter.fail(GiveUp.REFUSED)
@@ -584,18 +508,15 @@ def _host_sets_search(
     DP on the tiles left, the other freed jokers still free, bounds the play, best bound
     first; a legal play settles that branch, an illegal one recurses. Complete: every legal
     play holds a set with some of the freed jokers left, which is one of the hosts listed.
-    ``pinned`` (strict joker sets: the sets of the choice's kept jokers, ``_strict_pins``): the
+    ``pinned`` (strict joker sets: the sets of the choice's kept jokers, ``pins.strict_pins``): the
     DP keeps them as pins, and the hosts are sets of the other tiles. Without ``pinned`` under
     strict joker sets the DP relaxes the pins: exact where its play keeps them, else ``None``.
     ``None`` when this cannot be settled here (the search gives up).
 
-    Under ``reuse: new_set`` every set holds one freed joker and rack tiles alone, so the sets of a
-    play are a multiset of the listed ones: the next level takes its set from ``among`` (this
-    level's sets at or after the one placed, those the rack still holds), never listing them again,
-    and a pair is searched once, not once per order. Up to ``NEW_SET_PAIRS`` sets and two freed
-    jokers, every pair goes to the DP at once (no pass with one set placed and the other joker free
-    first: with a free joker a pass costs about ten passes without one, and its bound nearly
-    always reached the floor)."""
+    Under ``reuse: new_set`` a play's sets are a multiset of the listed ones (one freed joker each):
+    the next level takes its set from ``among`` (this level's sets at or after the one placed, those
+    the rack still holds), so a pair is searched once. Up to ``NEW_SET_PAIRS`` sets, two freed
+    jokers go to the DP a pair at once (a pass with a free joker costs about ten without one)."""
     ts = profile.tileset
     table_counts, rack_counts, _ = _pools(rack, table, profile, objective, virtual, forced, placed)
     left = len(forced) - sum(freed_in(host, ts.joker) for host in placed)

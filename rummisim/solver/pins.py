@@ -1,4 +1,6 @@
-"""Pins (``Pin``, ``make_pins``, ``pin_grids``): table sets that must stay together and may only grow.
+"""Pins (``Pin``, ``make_pins``, ``pin_grids``): table sets that must stay together and may only grow;
+the pins of a search without rearrangement (``pin_all``) and of a joker choice under strict joker
+sets (``strict_pins``, with ``split_may_play``).
 
 Pins: table sets that must stay together and may only grow (``pins.Pin``). Under
 ``take_from_joker_sets: false`` each joker choice pins the sets whose jokers it all keeps
@@ -34,7 +36,9 @@ from typing import NamedTuple
 import numpy as np
 
 from rummisim.geometry import run_geometry
+from rummisim.melds import Meld, face_kind, is_valid_meld_parts
 from rummisim.profile import RuleProfile
+from rummisim.solver.common import HOST_RACK_ITEMS
 
 
 @dataclass(frozen=True)
@@ -151,3 +155,79 @@ def pin_grids(pins: tuple[Pin, ...], n_pos: int, profile: RuleProfile) -> PinGri
             for c in pin.missing:
                 absorb[pin.first, c] += 1
     return PinGrids(start, end, absorb, join_a, join_c)
+
+
+def pin_all(table: tuple[Meld, ...], joker: int) -> dict:
+    """``_best``'s options without rearrangement: every table set pinned, with its jokers."""
+    return dict(
+        virtual=tuple(f for m in table for t, f in zip(m.tiles, m.faces, strict=True) if t == joker),
+        pinned=tuple((m.tiles, m.faces) for m in table),
+    )
+
+
+NO_PINS = ((), ())  # ``strict_pins``: the choice keeps no legal table
+
+
+def strict_pins(table: tuple[Meld, ...], choice, profile: RuleProfile, rack_counts=None):
+    """The pinned sets of a joker choice under ``take_from_joker_sets: false`` (``choice``: a
+    (freed, face) per table joker, in table order): each set whose jokers are all kept, the
+    jokers at their chosen faces; a set whose jokers are all freed is released. ``None``
+    when a set keeps some of its jokers and frees others (not pinned: the search gives up),
+    unless no legal play from a rack of ``rack_counts`` does so (``split_may_play``);
+    ``NO_PINS`` when no legal table makes the choice: the chosen faces make a kept set invalid
+    (two jokers of a group at one colour), or such a split cannot be played."""
+    joker = profile.tileset.joker
+    pinned = []
+    k = 0
+    for meld in table:
+        n = meld.joker_count(joker)
+        if not n:
+            continue
+        mine = choice[k : k + n]
+        k += n
+        n_freed = sum(freed for freed, _ in mine)
+        if n_freed == n:
+            continue
+        if n_freed:
+            if rack_counts is not None and not split_may_play(meld, mine, rack_counts, profile):
+                return NO_PINS
+            return None
+        kept = iter(f for _, f in mine)
+        pairs = zip(meld.tiles, meld.faces, strict=True)
+        faces = tuple(next(kept) if t == joker else f for t, f in pairs)
+        if not is_valid_meld_parts(meld.tiles, faces, profile):
+            return NO_PINS
+        pinned.append((meld.tiles, faces))
+    return tuple(pinned)
+
+
+def split_may_play(meld: Meld, mine, rack_counts, profile: RuleProfile) -> bool:
+    """Whether a legal play may free some jokers of the strict set ``meld`` and keep the others
+    (``mine``: its jokers' (freed, face), the freed ones' faces those of their freeing tiles). The
+    referee then wants every joker of the set, the freed ones too, in one set ``S`` beside all its
+    numbered tiles (``rules.jokers._try_freed``). Ruled out where (each a necessary condition, so
+    no legal play is lost; 0.3.7):
+
+    - ``reuse: new_set``: ``S`` holds table tiles and a kept table joker, never a new set;
+    - a run, without wrap: a freed joker that moves (one that keeps its face is the choice that
+      keeps it) goes outside the run's span, where every face is taken, and there is no room;
+    - ``reuse: two_rack_tiles``: ``S`` needs two rack items beside the freeing tiles, rack jokers
+      or rack copies of its codes (copies are interchangeable: those of the run's colour, of the
+      group's value), and the rack holds fewer."""
+    reuse = profile.jokers.reuse
+    if reuse == "new_set":
+        return False
+    ts = profile.tileset
+    run = face_kind(meld.faces, profile) == "run"
+    n_freed = sum(freed for freed, _ in mine)
+    if run and not profile.wrap:
+        values = [ts.value_of(f) for f in meld.faces]
+        if min(values) - 1 + ts.values - max(values) < n_freed:
+            return False
+    if reuse != "two_rack_tiles":
+        return True
+    key = ts.colour_of if run else ts.value_of  # what the set's codes share
+    shared = key(next(f for t, f in zip(meld.tiles, meld.faces, strict=True) if t != ts.joker))
+    items = int(rack_counts[ts.joker]) + sum(int(rack_counts[c]) for c in range(ts.joker) if key(c) == shared)
+    items -= sum(1 for freed, f in mine if freed and key(f) == shared)  # the freeing tiles
+    return items >= HOST_RACK_ITEMS
