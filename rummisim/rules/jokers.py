@@ -234,9 +234,11 @@ def _try_freed(
             # every joker of the set, kept or freed, in one new set that holds its numbered tiles
             # (0.3.7: two sets, each with a copy of them, is the set split)
             hosts = {slots[mapping[k]][0] for k, (mi, _, _) in enumerate(old) if mi == i}
-            have = Counter(new_table[min(hosts)].tiles)
+            if len(hosts) > 1:
+                return _REASON_ORDER[0]
+            (host,) = hosts
             numbered = Counter(t for t in meld.tiles if t != ts.joker)
-            if len(hosts) > 1 or any(have[t] < c for t, c in numbered.items()):
+            if not numbered <= Counter(new_table[host].tiles):
                 return _REASON_ORDER[0]
     if not freed:
         return 0 if opening is None or opening() else OPENING_SHORT
