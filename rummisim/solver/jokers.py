@@ -200,6 +200,9 @@ def _solve_rack(
                 if found is None:
                     return None
                 known[i] = found
+                if below is None and _plays_whole(found, whole, profile, table, full_rack):
+                    meter.keep(found)
+                    return found  # no play beats a legal play of the whole rack
         results, undecoded = _gather(known, choices)
         if bound_only and results:
             return _bound(results, undecoded, rack, full_rack, table, profile, meter)
@@ -276,6 +279,16 @@ def _gather(known: dict, choices: list) -> tuple[list, int | None]:
 def _whole_rack(rack, profile: RuleProfile, objective: str) -> int:
     """The score of a play of the whole rack, which no play passes."""
     return sum(tile_gain(profile, t, objective) for t in rack)
+
+
+def _plays_whole(found, whole: int, profile, table, full_rack) -> bool:
+    """Whether a joker choice's bound is a legal play of the whole rack (``whole``: its score),
+    which settles the search: the choices after it are not searched (0.3.9; under ``reuse:
+    new_set``, which has no whole-rack-first pass, ``polish-40``'s openings searched all of a
+    table's joker choices after the first, keeping every joker, had placed the whole rack)."""
+    if isinstance(found, Undecoded) or not found[2] or found[0] < whole:
+        return False
+    return _legal(profile, table, full_rack, found)
 
 
 def _settle_whole(rack, full_rack, table, profile, objective, result, meter: Meter, whole):
