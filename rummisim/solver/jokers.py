@@ -194,15 +194,18 @@ def _solve_rack(
                     # (where ``_settle_whole`` did not try ``_guided``, ``_try_guided`` would not either)
                     guided.add(choices[i][:2])
             below = whole
+        above = low  # past a legal play, the next choices only look above it
         for i, choice in enumerate(choices):
             if i not in known:
-                found = _choice_bound(*args, meter, choice, prune, low, below, bound_only)
+                found = _choice_bound(*args, meter, choice, prune, above, below, bound_only)
                 if found is None:
                     return None
                 known[i] = found
-                if below is None and _plays_whole(found, whole, profile, table, full_rack):
-                    meter.keep(found)
-                    return found  # no play beats a legal play of the whole rack
+                if _legal_above(found, above, profile, table, full_rack):
+                    if found[0] >= whole:
+                        meter.keep(found)
+                        return found  # no play beats a legal play of the whole rack
+                    above = found[0] + 1
         results, undecoded = _gather(known, choices)
         if bound_only and results:
             return _bound(results, undecoded, rack, full_rack, table, profile, meter)
@@ -281,12 +284,13 @@ def _whole_rack(rack, profile: RuleProfile, objective: str) -> int:
     return sum(tile_gain(profile, t, objective) for t in rack)
 
 
-def _plays_whole(found, whole: int, profile, table, full_rack) -> bool:
-    """Whether a joker choice's bound is a legal play of the whole rack (``whole``: its score),
-    which settles the search: the choices after it are not searched (0.3.9; under ``reuse:
-    new_set``, which has no whole-rack-first pass, ``polish-40``'s openings searched all of a
-    table's joker choices after the first, keeping every joker, had placed the whole rack)."""
-    if isinstance(found, Undecoded) or not found[2] or found[0] < whole:
+def _legal_above(found, above: int, profile, table, full_rack) -> bool:
+    """Whether a joker choice's bound is a legal play that reaches ``above`` (0.3.9). The choices
+    after it then search above it only (their plays below it do not matter), and one that plays
+    the whole rack settles the search: under ``reuse: new_set``, which has no whole-rack-first
+    pass, ``polish-40``'s openings had searched every joker choice after the first, keeping
+    every joker, had placed the whole rack."""
+    if isinstance(found, Undecoded) or not found[2] or found[0] < above:
         return False
     return _legal(profile, table, full_rack, found)
 
