@@ -162,6 +162,37 @@ def test_opening_without_core_is_no_opening(monkeypatch):
     assert got.method == "dp" and not got.played and got.table == tbl
 
 
+# openings of ``polish-40``'s holding bots with more than 400 opening cores, which 0.3.8 gave up on
+# (a bounded search: 23 and 22 tiles where the whole rack opens)
+HOLDING_OPENINGS = [
+    (
+        "K2 K3 K4 K5 K6 | K2 R2 O2 | K6 R6 B6 | K7 R7 B7 | K9 R9 O9 | K9 O9 B9 | K11 K12 K13 | "
+        "R1 R2 R3 R4 R5 R6 R7 R8 | R8 O8 B8 | R13 O13 B13 | O3 O4 O5 | B10 B11 B12 B13",
+        "K1 K1 K8 K8 K10 R1 R4 R5 O1 O4 O5 O6 O7 O8 O10 O13 B1 B3 B4 B5 B6 J J J",
+    ),
+    (
+        "K6 R6 B6 | K6 O6 B6 | K8 K9 K10 K11 | K8 R8 O8 | K11 K12 K13 | K13 O13 B13 | R5 R6 R7 | "
+        "R9 R10 R11 | R9 R10 R11 R12 R13 | R12 O12 B12 | O2 O3 O4 O5 O6 O7 O8 O9 | O9 O10 O11 | "
+        "B7 B8 B9 B10 | B7 B8 B9 B10 B11 B12",
+        "K2 K4 K4 K9 K10 R1 R2 R3 R4 R8 R13 O4 O5 O11 B1 B2 B2 B3 B4 B4 B5 B11 B13 J J",
+    ),
+]
+
+
+@pytest.mark.parametrize(("table", "rack"), HOLDING_OPENINGS)
+def test_openings_past_400_cores(monkeypatch, table, rack):
+    """Racks of 24 and 25 tiles with 854 and 1,157 opening cores (``dp.MAX_CORES`` is 4,000 since
+    0.3.9): the DP proves the optimum, the whole rack, as the integer program does."""
+    profile = load_profile("polish-40")
+    tbl, rk = parse_table(table, profile), parse_tiles(rack, profile)
+    no_milp(monkeypatch)
+    got = solve(rk, tbl, profile, initial=True, budget=None)
+    assert got.method == "dp" and got.proven and got.tiles_placed == len(rk)
+    validate_move(profile, tbl, rk, got.table, got.played, opened=False)
+    monkeypatch.undo()
+    assert len(milp_score_play(rk, tbl, profile, initial=True)) == len(rk)
+
+
 # ----- 3. several freed jokers ---------------------------------------------------------------
 
 
@@ -188,8 +219,8 @@ def test_three_freed_jokers(monkeypatch):
     assert got.tiles_placed == len(milp_score_play(rk, tbl, polish))
 
 
-def milp_score_play(rack, table, profile):
-    return solve_milp(rack, table, profile, initial=False, objective="tiles", rearrange=True).played
+def milp_score_play(rack, table, profile, *, initial=False):
+    return solve_milp(rack, table, profile, initial=initial, objective="tiles", rearrange=True).played
 
 
 def test_two_freed_jokers_in_new_sets_of_the_same_tiles(monkeypatch):

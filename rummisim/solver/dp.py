@@ -258,10 +258,10 @@ def solve_dp_opening(
     return SearchResult(new_table, found[2], True, meter.spent)
 
 
-MAX_CORES = 400  # opening cores (and search steps listing them) past which the search gives up
+MAX_CORES = 4000  # opening cores past which the search gives up (0.3.9; 400 before)
 
 
-MAX_CORE_NODES = 20_000
+MAX_CORE_NODES = 200_000  # ... and the steps of the search listing them (20,000 before)
 
 
 FEW_CORES = 2  # up to this many cores are solved in turn without the bound of the whole rack
