@@ -145,7 +145,9 @@ def _solve_rack(
     run again), and ``_settle`` skips the ``_guided`` already tried. On ``guide-strict-joker``'s
     greedy positions the lower passes of the choices that could not place the whole rack were two
     thirds of the states. Not under ``reuse: new_set`` (0.3.8): a choice that frees jokers reaches
-    the whole rack there with its freed jokers beside table tiles, which ``_guided`` does not settle."""
+    the whole rack there with its freed jokers beside table tiles, which ``_guided`` does not settle.
+    Past a choice whose bound is a legal play, the next choices search above it only, and a legal
+    play of the whole rack ends the search (``_legal_above``, 0.3.9)."""
     ts = profile.tileset
     if not profile.turn.rearrange:  # dp pins (rearrange=False): every table set stays as it is
         return _best(rack, table, profile, objective, meter, floor=floor, **pin_all(table, ts.joker))
