@@ -199,7 +199,8 @@ def _solve_rack(
         above = low  # past a legal play, the next choices only look above it
         for i, choice in enumerate(choices):
             if i not in known:
-                found = _choice_bound(*args, meter, choice, prune, above, below, bound_only)
+                ladder = above == low  # past a legal play, one pass at the floor
+                found = _choice_bound(*args, meter, choice, prune, above, below, bound_only, ladder)
                 if found is None:
                     return None
                 known[i] = found
@@ -246,13 +247,16 @@ def _choices(table, locked, rack_counts, profile: RuleProfile) -> list[tuple] | 
     return choices
 
 
-def _choice_bound(rack, full_rack, table, profile, objective, meter, choice, prune, floor, below, bound_only):
+def _choice_bound(
+    rack, full_rack, table, profile, objective, meter, choice, prune, floor, below, bound_only, ladder=True
+):
     """The best play of one joker choice (``_best_or_bound``, its freed jokers free) if it reaches
     ``floor``, else a score below ``floor``; ``below``: a score its plays stay below (no floor
-    above it is run). None where the search gives up, also on a decoding that fails (an ``Undecoded``
-    bound), unless the search settles (``Meter.settle``) or wants the bound only."""
+    above it is run; ``ladder``: ``_best_or_bound``'s). None where the search gives up, also on a
+    decoding that fails (an ``Undecoded`` bound), unless the search settles (``Meter.settle``) or
+    wants the bound only."""
     virtual, forced, pinned = choice
-    opts: dict[str, Any] = dict(virtual=virtual, forced=forced, prune=prune, floor=floor)
+    opts: dict[str, Any] = dict(virtual=virtual, forced=forced, prune=prune, floor=floor, ladder=ladder)
     if pinned:
         opts["pinned"] = pinned
     if below is not None:
@@ -582,7 +586,7 @@ def _host_sets_search(
         host_cap[0] -= 1
         opts = dict(
             virtual=kept, forced=forced, prune=prune, hosts=placed + (host,), floor=floor, pinned=pins,
-            ceiling=ceiling,
+            ceiling=ceiling, ladder=False,
         )  # fmt: skip
         before = meter.spent
         found = _best(rack, table, profile, objective, meter, **opts)

@@ -168,6 +168,7 @@ def _best_or_bound(
     host: bool = False,
     kept_outside_hosts: bool = False,
     ceiling: int | None = None,
+    ladder: bool = True,
 ) -> _Found | Undecoded | None:
     """(score, new table, played) of the best play, treating table jokers as free,
     except ``virtual``: table jokers kept at these faces (tiles of that face in the DP, jokers
@@ -182,7 +183,9 @@ def _best_or_bound(
     refuses a set past the cap, and the caller checks the play);
     ``kept_outside_hosts``: the kept jokers go back into sets other than the host runs where
     they can (``jokers_placed.restore_jokers``). ``ceiling``: an upper bound of every legal play
-    (a joker choice's bound): with ``floor``, no floor above it is run. Where the decoding fails:
+    (a joker choice's bound): with ``floor``, no floor above it is run. ``ladder`` (with
+    ``floor``): the whole rack's floors above ``floor`` first, else one pass at ``floor``. Where the
+    decoding fails:
     its score as an ``Undecoded`` bound (a joker choice's bound, which another choice's play may still reach).
 
     The DP places only the jokers some set needs; every other joker (the table's must stay,
@@ -245,7 +248,11 @@ def _best_or_bound(
         need = floor - jokers_gain
         # a ceiling (an upper bound of every legal play here): the floors above it reach nothing
         top = -NO_BOUND if ceiling is None else ceiling - jokers_gain
-        bounds = [b for b in bounds if need < b <= top] + [need]
+        # the ladder: the whole rack's floors above ``floor`` first (each pass prunes more, and
+        # the first that finds a play answers); without it, one pass at ``floor`` (0.3.9: where
+        # ``floor`` beats a legal play already found, most passes find nothing, and every floor of
+        # the ladder then ran in vain)
+        bounds = ([b for b in bounds if need < b <= top] if ladder else []) + [need]
     beam = step_cap = 0
     if beam_states:
         # half the states for the steps' caps: one state's moves may pass a cap a little
