@@ -199,8 +199,8 @@ def _solve_rack(
         above = low  # past a legal play, the next choices only look above it
         for i, choice in enumerate(choices):
             if i not in known:
-                # the floor ladder only where no legal play is known and the whole rack was not ruled out
-                ladder = above == low and below is None
+                # no floor ladder where the whole-rack-first pass ruled the whole rack out
+                ladder = below is None
                 found = _choice_bound(*args, meter, choice, prune, above, below, bound_only, ladder)
                 if found is None:
                     return None
