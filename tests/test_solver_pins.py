@@ -123,6 +123,25 @@ def test_a_pin_holding_a_tile_the_rack_also_holds_may_host_the_freed_joker():
     validate_move(profile, table, rack, sol.table, sol.played, opened=True)
 
 
+def test_a_tracked_pass_that_plays_a_pinned_set_apart(strict):
+    """R1 frees J(R1). A pinned run (``O5 .. J(O9) O10 O11``) could grow into the freed joker's
+    host, so the tracked pass relaxes the pins, and its best play takes O7 O8 out of that run,
+    which ``validate_move`` refuses. Then one tracked pass that keeps the pins (its hosts are sets
+    outside them) and each pinned run grown into the host (``jokers._best_grown``) prove the
+    optimum: 15 tiles, J(R1) hosted in ``R8 R9 R10 J R12``. 0.3.8 gave up (``TRACKED_REFUSED``) and
+    answered 14 (a position from a seeded ``greedy`` game of 0.3.9's ``record_positions.py``)."""
+    table = parse_table(
+        "K1 J(R1) O1 | K3 K4 K5 K6 K7 | K8 O8 B8 | K9 R9 B9 | K13 R13 O13 | R2 R3 R4 R5 R6 | R7 O7 B7 "
+        "| R9 R10 R11 | R10 R11 R12 R13 | O6 O7 O8 J(O9) O10 O11 | B7 B8 B9 B10 B11 | B11 B12 B13",
+        strict,
+    )
+    rack = parse_tiles("K2 K2 K4 K5 K6 K10 K13 R1 R3 R7 R8 R12 O4 O5 O5 O11 B2 B4", strict)
+    sol = solve(rack, table, strict, budget=None)
+    assert (sol.method, sol.give_up, sol.proven) == ("dp", None, True)
+    assert sol.tiles_placed == reference_solve(rack, table, strict).tiles_placed == 15
+    validate_move(strict, table, rack, sol.table, sol.played, opened=True)
+
+
 def test_strict_joinable_pins_and_free_sets(strict):
     """Sets without a joker may still be broken up; a short run joins a pinned run."""
     _, sol = _play(strict, "K1 K2 K3 K4 K5 K6 | O7 J(O8) O9", "K4 O5 O6 R9")

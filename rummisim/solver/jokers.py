@@ -644,6 +644,8 @@ def _tracked_host(
     count against the search budget like any other pass (past the budget: ``SearchBudgetSpent``)."""
     cap = meter.options.max_tracked_states
     capped = meter.left is None or meter.left > cap
+    grown: list | None = None  # the pinned runs grown into the host, where the pins are relaxed
+    kept_pins = pinned
     if pinned:
         # its host sets are runs and groups outside the pins: complete unless a pin could itself
         # grow into a host (``_outside_pins``); then it relaxes the pins instead (exact where its
@@ -652,6 +654,8 @@ def _tracked_host(
         left = len(forced) - sum(freed_in(host, profile.tileset.joker) for host in placed)
         outside = _outside_pins(table_counts, rack_counts, pinned, left, profile)
         if outside is None or outside[1]:
+            if outside is not None:
+                grown = _grown_pins(table_counts, rack_counts, pinned, outside[1], virtual, left, profile)
             pinned = ()
     opts = dict(
         virtual=virtual, forced=forced, prune=prune, floor=floor, host=True, hosts=placed, pinned=pinned,
@@ -684,11 +688,48 @@ def _tracked_host(
         if virtual:
             # the kept jokers back into sets other than the host runs: a tile of the kept
             # joker's face there may be a rack item the host run counted (one more pass)
-            found, _, _ = tracked_pass(sub.left, kept_outside_hosts=True)
+            found, retry, _ = tracked_pass(sub.left, kept_outside_hosts=True)
             if found is not None and _legal(profile, table, full_rack, found):
+                return found
+            sub = retry
+        if grown is not None:
+            # the relaxed pins played a pinned set apart: the hosts outside the pins (one pass
+            # that keeps them) and each pinned run grown into the host (0.3.9)
+            opts["pinned"] = kept_pins
+            found, _, past = tracked_pass(sub.left)
+            args = (rack, full_rack, table, profile, objective, virtual, forced, floor, prune, placed)
+            if found is not None and not past:
+                found = _best_grown(*args, grown, found, meter, ceiling)
+            if found is not None:
                 return found
         meter.fail(GiveUp.TRACKED_REFUSED)
         return None
+    return found
+
+
+def _best_grown(
+    rack, full_rack, table, profile, objective, virtual, forced, floor, prune, placed, grown, found, meter,
+    ceiling,
+):  # fmt: skip
+    """The best of ``found`` (a tracked pass keeping the pins: its hosts outside them) and each
+    pinned run grown into the host of the last freed joker (``grown``: ``_grown_pins``), if it
+    reaches ``floor``, else a score below it; None where a play that reaches it is refused."""
+    if found[0] >= floor:
+        if not _legal(profile, table, full_rack, found):
+            return None
+        floor = found[0] + 1
+    for host, kept, pins in grown:
+        opts = dict(
+            virtual=kept, forced=forced, prune=prune, hosts=placed + (host,), floor=floor, pinned=pins,
+            ceiling=ceiling, ladder=False,
+        )  # fmt: skip
+        play = _best(rack, table, profile, objective, meter, **opts)
+        if play is None:
+            return None
+        if play[2] and play[0] >= floor:
+            if not _legal(profile, table, full_rack, play):
+                return None
+            found, floor = play, play[0] + 1
     return found
 
 
