@@ -185,8 +185,8 @@ def _best_or_bound(
     they can (``jokers_placed.restore_jokers``). ``ceiling``: an upper bound of every legal play
     (a joker choice's bound): with ``floor``, no floor above it is run. ``ladder`` (with
     ``floor``): the whole rack's floors above ``floor`` first, else one pass at ``floor``. Where the
-    decoding fails:
-    its score as an ``Undecoded`` bound (a joker choice's bound, which another choice's play may still reach).
+    decoding fails: its score as an ``Undecoded`` bound (a joker choice's bound, which another
+    choice's play may still reach).
 
     The DP places only the jokers some set needs; every other joker (the table's must stay,
     the rack's score) is added afterwards where a set has room. If they do not fit, the
