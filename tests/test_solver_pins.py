@@ -115,11 +115,15 @@ def test_a_pin_holding_a_tile_the_rack_also_holds_may_host_the_freed_joker():
         "| K3 K4 K5 K6 K7 | R7 R8 R9 R10 R11 R12 R13 R1 | K7 R7 O7 B7",
         profile,
     )
-    rack = parse_tiles("K6 R2 R6 O6 O7 B3", profile)
+    _proven_as_milp(profile, table, parse_tiles("K6 R2 R6 O6 O7 B3", profile), 5)
+
+
+def _proven_as_milp(profile, table, rack, tiles: int) -> None:
+    """The DP proves a legal play of ``tiles`` tiles, as many as the integer program places."""
     sol = solve(rack, table, profile, budget=None)
     ref = solve_milp(rack, table, profile, initial=False, objective="tiles", rearrange=True)
     assert (sol.method, sol.give_up, sol.proven) == ("dp", None, True)
-    assert sol.tiles_placed == len(ref.played) == 5
+    assert sol.tiles_placed == len(ref.played) == tiles
     validate_move(profile, table, rack, sol.table, sol.played, opened=True)
 
 
@@ -136,10 +140,7 @@ def test_a_tracked_pass_that_plays_a_pinned_set_apart(strict):
         strict,
     )
     rack = parse_tiles("K2 K2 K4 K5 K6 K10 K13 R1 R3 R7 R8 R12 O4 O5 O5 O11 B2 B4", strict)
-    sol = solve(rack, table, strict, budget=None)
-    assert (sol.method, sol.give_up, sol.proven) == ("dp", None, True)
-    assert sol.tiles_placed == reference_solve(rack, table, strict).tiles_placed == 15
-    validate_move(strict, table, rack, sol.table, sol.played, opened=True)
+    _proven_as_milp(strict, table, rack, 15)
 
 
 def test_strict_joinable_pins_and_free_sets(strict):
