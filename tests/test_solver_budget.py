@@ -277,7 +277,7 @@ def test_a_search_that_gave_up_is_no_timeout(monkeypatch):
     from rummisim.bots import make_bot  # noqa: PLC0415
     from rummisim.contract import OutOfBudget, Play  # noqa: PLC0415
 
-    monkeypatch.setattr(jokers, "_grown_pins", lambda *args: None)
+    monkeypatch.setattr(jokers, "grown_pins", lambda *args: None)
 
     strict = load_profile("guide-strict-joker")
     table_text = "J(B3) B4 B5 B6 B7 | R3 R4 R5 R6 J(R7) | R7 R8 R9 R10 R11 R12"

@@ -36,7 +36,7 @@ or ``locked``, strict joker sets with ``locked`` table jokers, any ``max_per_set
 at the corners where a part of the search gives up (the decoding cannot place every joker within
 ``max_per_set``; a set that keeps some of its jokers and frees others; a freed joker whose host
 a pinned group could be, or a pinned run beside two freed jokers or a rack joker,
-``jokers._grown_pins``; pins whose jokers could pass
+``hosts.grown_pins``; pins whose jokers could pass
 ``max_per_set``; past a bound of states or host sets), the search says why (``Meter.fail``, a
 ``GiveUp``), and ``solver.solve`` answers the best legal play of a bounded search, not proven
 best. Pure; no I/O.

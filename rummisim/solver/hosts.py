@@ -22,7 +22,7 @@ from rummisim.solver.decode import (
     _meld,
 )
 from rummisim.solver.opening import new_set_hosts
-from rummisim.solver.pins import Pin
+from rummisim.solver.pins import Pin, less_pins, make_pins
 
 Host = tuple[Meld, tuple[int, ...], tuple[int, ...]]
 
@@ -307,3 +307,76 @@ def rack_item_hosts(table_counts, rack_counts, profile, left: int, cap: int) -> 
         shared = freed_joker_hosts(table_counts, rack_counts, profile, freed=shared_by, limit=limit)
         hosts = None if shared is None else hosts + shared
     return hosts
+
+
+def outside_pins(table_counts, rack_counts, pinned, freed: int, profile: RuleProfile):
+    """``_hosted``'s table counts less the pinned sets' tiles (a kept joker counts at its face,
+    as ``_pools`` puts it), and the indices of the pins that could themselves grow into a set
+    holding a freed joker beside two rack items (the hosts are sets of their own; a pin may only
+    grow, so such a play is not among them: ``grown_pins``); ``None`` for pins the DP does not
+    take. A pin's own rack items: its numbered tiles whose code the rack holds (copies are
+    interchangeable: the rack copy may sit in the pin and the table copy go elsewhere). A pinned
+    run may host when those, plus the rack tiles of its colour that a run grown from it could
+    reach (over table and rack tiles, and as many gaps as there are jokers in play), plus the
+    rack's jokers, are two or more; a pinned group when it has room for the freed joker and the
+    rack items its own do not make up."""
+    pins = make_pins(pinned, profile)
+    if pins is None:
+        return None
+    out = less_pins(table_counts, pins)
+    if out is None:
+        return None
+    geo = run_geometry(profile)
+    joker = profile.tileset.joker
+    n_rj = int(rack_counts[joker])
+    gaps = freed + n_rj  # jokers that may fill a gap: the freed ones and the rack's
+    hosting = []
+    for index, pin in enumerate(pins):
+        own = sum(1 for t in set(pin.tiles) if t != joker and rack_counts[t] > 0)
+        if pin.kind == "group":
+            if profile.groups.max_size - len(pin.faces) >= 1 + max(0, HOST_RACK_ITEMS - own):
+                hosting.append(index)
+            continue
+        code_at = geo.codes(pin.colour)  # code_at[q + 1]: the code at 0-based position q
+        items = n_rj + own
+        for step in (-1, 1):
+            left = gaps
+            q = pin.first - 1 if step < 0 else pin.last + 1
+            while 0 <= q < geo.top and items < HOST_RACK_ITEMS:
+                code = code_at[q + 1]
+                if rack_counts[code] > 0:
+                    items += 1
+                elif out[code] <= 0:
+                    if left == 0:
+                        break
+                    left -= 1
+                q += step
+        if items >= HOST_RACK_ITEMS:
+            hosting.append(index)
+    return out, hosting
+
+
+def grown_pins(table_counts, rack_counts, pinned, hosting, virtual, freed: int, profile: RuleProfile):
+    """For one freed joker, no rack joker and pinned runs that may host (``hosting``): every set
+    such a run grows into as the host (``hosts.grown_pin_hosts``), each with the kept faces and
+    the pins less that pin's (the pin is released into the host set), as (host, kept faces,
+    pins); ``None`` where this does not cover it (a pinned group, more freed jokers, a rack
+    joker): the search gives up."""
+    pins = make_pins(pinned, profile)
+    joker = profile.tileset.joker
+    if freed != 1 or rack_counts[joker] or pins is None or any(pins[i].kind != "run" for i in hosting):
+        return None
+    out = []
+    for index in hosting:
+        pin = pins[index]
+        others = pinned[:index] + pinned[index + 1 :]
+        counts = less_pins(table_counts, make_pins(others, profile) or ())
+        if counts is None:
+            return None
+        kept = list(virtual)
+        for t, f in zip(pin.tiles, pin.faces, strict=True):
+            if t == joker:
+                kept.remove(f)
+        for host in grown_pin_hosts(pin, counts, rack_counts, profile):
+            out.append((host, tuple(kept), others))
+    return out

@@ -67,13 +67,11 @@ from typing import Any, Literal, overload
 
 import numpy as np
 
-from rummisim.geometry import run_geometry
 from rummisim.melds import Meld
 from rummisim.moves import joker_acceptable
 from rummisim.profile import RuleProfile
 from rummisim.solver.budget import GiveUp, Meter
 from rummisim.solver.common import (
-    HOST_RACK_ITEMS,
     SearchBudgetSpent,
     is_legal,
     tile_gain,
@@ -81,9 +79,10 @@ from rummisim.solver.common import (
 from rummisim.solver.hosts import (
     Host,
     freed_in,
-    grown_pin_hosts,
+    grown_pins,
     held_hosts,
     new_set_host_sets,
+    outside_pins,
     rack_item_hosts,
     relaxed_hosts,
 )
@@ -93,12 +92,10 @@ from rummisim.solver.passes import (
     _best,
     _best_or_bound,
     _Found,
-    _less_pins,
     _pools,
 )
 from rummisim.solver.pins import (
     NO_PINS,
-    make_pins,
     pin_all,
     strict_pins,
 )
@@ -197,10 +194,9 @@ def _solve_rack(
                     guided.add(choices[i][:2])
             below = whole
         above = low  # past a legal play, the next choices only look above it
+        ladder = below is None  # none where the whole-rack-first pass ruled the whole rack out
         for i, choice in enumerate(choices):
             if i not in known:
-                # no floor ladder where the whole-rack-first pass ruled the whole rack out
-                ladder = below is None
                 found = _choice_bound(*args, meter, choice, prune, above, below, bound_only, ladder)
                 if found is None:
                     return None
@@ -550,9 +546,9 @@ def _host_sets_search(
         hosts = new_set_host_sets(rack_counts, profile) if among is None else held_hosts(among, rack_counts)
     else:
         if pinned:  # the hosts are sets of the tiles outside the pins, the pins kept as they are
-            outside = _outside_pins(table_counts, rack_counts, pinned, left, profile)
+            outside = outside_pins(table_counts, rack_counts, pinned, left, profile)
             if outside is not None and outside[1]:
-                grown = _grown_pins(table_counts, rack_counts, pinned, outside[1], virtual, left, profile)
+                grown = grown_pins(table_counts, rack_counts, pinned, outside[1], virtual, left, profile)
             if outside is None or (outside[1] and grown is None):
                 meter.fail(GiveUp.PIN_MAY_HOST)
                 return None
@@ -585,12 +581,10 @@ def _host_sets_search(
         if floor > top:
             break  # a play of the whole rack is known
         host_cap[0] -= 1
-        opts = dict(
-            virtual=kept, forced=forced, prune=prune, hosts=placed + (host,), floor=floor, pinned=pins,
-            ceiling=ceiling, ladder=False,
-        )  # fmt: skip
         before = meter.spent
-        found = _best(rack, table, profile, objective, meter, **opts)
+        found = _with_host(
+            rack, table, profile, objective, meter, forced, prune, placed, host, kept, pins, floor, ceiling
+        )
         if found is None:
             return None
         host_cap[1] -= meter.spent - before
@@ -629,6 +623,18 @@ def _host_sets_search(
     return best
 
 
+def _with_host(
+    rack, table, profile, objective, meter, forced, prune, placed, host, kept, pins, floor, ceiling,
+):  # fmt: skip
+    """``_best`` with one more host set placed (``host``, beside those in ``placed``; ``kept``: the
+    kept jokers' faces, ``pins``: the pinned sets), above ``floor``: one pass at it, no floor ladder
+    (a host set's search looks above a legal play already found, and mostly finds nothing)."""
+    return _best(
+        rack, table, profile, objective, meter, virtual=kept, forced=forced, prune=prune,
+        hosts=placed + (host,), floor=floor, pinned=pins, ceiling=ceiling, ladder=False,
+    )  # fmt: skip
+
+
 NEW_SET_PAIRS = 32  # up to this many new-set host sets, two freed jokers search every pair at once
 
 
@@ -648,14 +654,14 @@ def _tracked_host(
     kept_pins = pinned
     if pinned:
         # its host sets are runs and groups outside the pins: complete unless a pin could itself
-        # grow into a host (``_outside_pins``); then it relaxes the pins instead (exact where its
+        # grow into a host (``hosts.outside_pins``); then it relaxes the pins instead (exact where its
         # play keeps them)
         table_counts, rack_counts, _ = _pools(rack, table, profile, objective, virtual, forced, placed)
         left = len(forced) - sum(freed_in(host, profile.tileset.joker) for host in placed)
-        outside = _outside_pins(table_counts, rack_counts, pinned, left, profile)
+        outside = outside_pins(table_counts, rack_counts, pinned, left, profile)
         if outside is None or outside[1]:
             if outside is not None:
-                grown = _grown_pins(table_counts, rack_counts, pinned, outside[1], virtual, left, profile)
+                grown = grown_pins(table_counts, rack_counts, pinned, outside[1], virtual, left, profile)
             pinned = ()
     opts = dict(
         virtual=virtual, forced=forced, prune=prune, floor=floor, host=True, hosts=placed, pinned=pinned,
@@ -712,18 +718,16 @@ def _best_grown(
     ceiling,
 ):  # fmt: skip
     """The best of ``found`` (a tracked pass keeping the pins: its hosts outside them) and each
-    pinned run grown into the host of the last freed joker (``grown``: ``_grown_pins``), if it
+    pinned run grown into the host of the last freed joker (``grown``: ``hosts.grown_pins``), if it
     reaches ``floor``, else a score below it; None where a play that reaches it is refused."""
     if found[0] >= floor:
         if not _legal(profile, table, full_rack, found):
             return None
         floor = found[0] + 1
     for host, kept, pins in grown:
-        opts = dict(
-            virtual=kept, forced=forced, prune=prune, hosts=placed + (host,), floor=floor, pinned=pins,
-            ceiling=ceiling, ladder=False,
-        )  # fmt: skip
-        play = _best(rack, table, profile, objective, meter, **opts)
+        play = _with_host(
+            rack, table, profile, objective, meter, forced, prune, placed, host, kept, pins, floor, ceiling
+        )
         if play is None:
             return None
         if play[2] and play[0] >= floor:
@@ -731,76 +735,3 @@ def _best_grown(
                 return None
             found, floor = play, play[0] + 1
     return found
-
-
-def _outside_pins(table_counts, rack_counts, pinned, freed: int, profile: RuleProfile):
-    """``_hosted``'s table counts less the pinned sets' tiles (a kept joker counts at its face,
-    as ``_pools`` puts it), and the indices of the pins that could themselves grow into a set
-    holding a freed joker beside two rack items (the hosts are sets of their own; a pin may only
-    grow, so such a play is not among them: ``_grown_pins``); ``None`` for pins the DP does not
-    take. A pin's own rack items: its numbered tiles whose code the rack holds (copies are
-    interchangeable: the rack copy may sit in the pin and the table copy go elsewhere). A pinned
-    run may host when those, plus the rack tiles of its colour that a run grown from it could
-    reach (over table and rack tiles, and as many gaps as there are jokers in play), plus the
-    rack's jokers, are two or more; a pinned group when it has room for the freed joker and the
-    rack items its own do not make up."""
-    pins = make_pins(pinned, profile)
-    if pins is None:
-        return None
-    out = _less_pins(table_counts, pins)
-    if out is None:
-        return None
-    geo = run_geometry(profile)
-    joker = profile.tileset.joker
-    n_rj = int(rack_counts[joker])
-    gaps = freed + n_rj  # jokers that may fill a gap: the freed ones and the rack's
-    hosting = []
-    for index, pin in enumerate(pins):
-        own = sum(1 for t in set(pin.tiles) if t != joker and rack_counts[t] > 0)
-        if pin.kind == "group":
-            if profile.groups.max_size - len(pin.faces) >= 1 + max(0, HOST_RACK_ITEMS - own):
-                hosting.append(index)
-            continue
-        code_at = geo.codes(pin.colour)  # code_at[q + 1]: the code at 0-based position q
-        items = n_rj + own
-        for step in (-1, 1):
-            left = gaps
-            q = pin.first - 1 if step < 0 else pin.last + 1
-            while 0 <= q < geo.top and items < HOST_RACK_ITEMS:
-                code = code_at[q + 1]
-                if rack_counts[code] > 0:
-                    items += 1
-                elif out[code] <= 0:
-                    if left == 0:
-                        break
-                    left -= 1
-                q += step
-        if items >= HOST_RACK_ITEMS:
-            hosting.append(index)
-    return out, hosting
-
-
-def _grown_pins(table_counts, rack_counts, pinned, hosting, virtual, freed: int, profile: RuleProfile):
-    """For one freed joker, no rack joker and pinned runs that may host (``hosting``): every set
-    such a run grows into as the host (``hosts.grown_pin_hosts``), each with the kept faces and
-    the pins less that pin's (the pin is released into the host set), as (host, kept faces,
-    pins); ``None`` where this does not cover it (a pinned group, more freed jokers, a rack
-    joker): the search gives up."""
-    pins = make_pins(pinned, profile)
-    joker = profile.tileset.joker
-    if freed != 1 or rack_counts[joker] or pins is None or any(pins[i].kind != "run" for i in hosting):
-        return None
-    out = []
-    for index in hosting:
-        pin = pins[index]
-        others = pinned[:index] + pinned[index + 1 :]
-        counts = _less_pins(table_counts, make_pins(others, profile) or ())
-        if counts is None:
-            return None
-        kept = list(virtual)
-        for t, f in zip(pin.tiles, pin.faces, strict=True):
-            if t == joker:
-                kept.remove(f)
-        for host in grown_pin_hosts(pin, counts, rack_counts, profile):
-            out.append((host, tuple(kept), others))
-    return out

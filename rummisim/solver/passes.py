@@ -79,6 +79,7 @@ from rummisim.solver.kernel import (
 )
 from rummisim.solver.pins import (
     PinGrids,
+    less_pins,
     make_pins,
     pin_grids,
 )
@@ -218,7 +219,7 @@ def _best_or_bound(
         # the kernel does not count a pin's jokers: a relaxation, whose decoded sets are checked
         # (``make_meld``); where its best steps pass the cap, the search gives up
         relaxed = n_jokers + max(pin.jokers for pin in pins) > cap
-        table_counts = _less_pins(table_counts, pins)
+        table_counts = less_pins(table_counts, pins)
         pin_jokers = sorted(
             f for pin in pins for t, f in zip(pin.tiles, pin.faces, strict=True) if t == joker
         )
@@ -554,16 +555,6 @@ def _passes(tab: _Tables, grids: Grids, bounds, meter: Meter, beam: int = 0, ste
     if best == OVER_BUDGET:
         raise SearchBudgetSpent
     return int(best)
-
-
-def _less_pins(table_counts: np.ndarray, pins) -> np.ndarray | None:
-    """The table counts less the pinned sets' faces (a kept joker counts at its face, as
-    ``_pools`` puts it); ``None`` when the pins hold more of a face than the counts."""
-    out = table_counts.copy()
-    for pin in pins:
-        for face in pin.faces:
-            out[face] -= 1
-    return None if (out < 0).any() else out
 
 
 def _host_fields(tab: _Tables, n_rj: int, profile: RuleProfile, freed: int) -> HostFields:

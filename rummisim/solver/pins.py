@@ -231,3 +231,13 @@ def split_may_play(meld: Meld, mine, rack_counts, profile: RuleProfile) -> bool:
     items = int(rack_counts[ts.joker]) + sum(int(rack_counts[c]) for c in range(ts.joker) if key(c) == shared)
     items -= sum(1 for freed, f in mine if freed and key(f) == shared)  # the freeing tiles
     return items >= HOST_RACK_ITEMS
+
+
+def less_pins(table_counts: np.ndarray, pins) -> np.ndarray | None:
+    """The table counts less the pinned sets' faces (a kept joker counts at its face, as
+    ``_pools`` puts it); ``None`` when the pins hold more of a face than the counts."""
+    out = table_counts.copy()
+    for pin in pins:
+        for face in pin.faces:
+            out[face] -= 1
+    return None if (out < 0).any() else out
