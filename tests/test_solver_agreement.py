@@ -17,9 +17,8 @@ games of the solver bots, and 40 seeded positions per DP-scope case. Which metho
 (``Solution.method``) is counted per axis and mode and printed at the end of the module
 (``pytest -s``), with the number of distinct positions.
 
-``test_dp_answers_in_its_scope`` pins which axes the dynamic program answers itself; the axes
-colleagues are moving into the DP are listed in ``DP_PENDING`` (expected failures that XPASS once
-they land: move them to ``DP_SCOPE`` then).
+``test_dp_answers_in_its_scope`` pins which axes the dynamic program answers itself, each with
+the least share of its positions it answers (the last axis, strict joker sets, joined in 0.3.10).
 """
 
 from __future__ import annotations
@@ -342,11 +341,8 @@ DP_SCOPE = [
     ("opening, rack-only, threshold 40", "standard+open40-any-jrep", True, True, "random", 0.95),
     ("opening, touching the table", "polish-40", True, True, "locked", 0.95),  # 3f4a04b
     ("opening, single set", "classic-wrap", True, True, "random", 0.95),  # 3f4a04b
-]
-# Axes colleagues are moving into the DP, with the share to reach. Each is an expected failure
-# until then (strict=False): once it XPASSes, move its line to DP_SCOPE.
-DP_PENDING = [
-    ("turn, strict joker sets", "guide-strict-joker", False, True, "locked", 0.9),
+    # 39 of 40 since 0.3.10's split strict sets (33 before); the one left splits a group
+    ("turn, strict joker sets", "guide-strict-joker", False, True, "locked", 0.95),
 ]
 DP_POSITIONS = 40
 
@@ -370,11 +366,7 @@ def dp_share(
 
 @pytest.mark.parametrize(
     ("case", "variant", "initial", "rearrange", "generator", "least"),
-    [pytest.param(*case, id=case[0]) for case in DP_SCOPE]
-    + [
-        pytest.param(*case, id=case[0], marks=pytest.mark.xfail(reason="not in the DP yet", strict=False))
-        for case in DP_PENDING
-    ],
+    [pytest.param(*case, id=case[0]) for case in DP_SCOPE],
 )
 def test_dp_answers_in_its_scope(case, variant, initial, rearrange, generator, least):
     """``solve`` answers with the DP (``method == "dp"``) on at least ``least`` of 40 seeded

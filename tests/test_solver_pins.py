@@ -127,6 +127,36 @@ def _proven_as_milp(profile, table, rack, tiles: int) -> None:
     validate_move(profile, table, rack, sol.table, sol.played, opened=True)
 
 
+@pytest.mark.parametrize(
+    ("table", "rack", "tiles"),
+    [
+        # R4 frees J(R4), which moves to the end beside R7 and R8: R3 R4 J(R5) R6 R7 R8 J(R9)
+        ("R3 J(R4) J(R5) R6", "R4 R7 R8 K1", 3),
+        # J(R2) R3 R4 R5 J(R6) R7 R8 R9, or the freed joker at R10
+        ("R3 J(R4) R5 J(R6) R7", "R4 R8 R9", 3),
+        # beside another set: K5 K6 K7 K8 and the split run
+        ("R3 J(R4) J(R5) R6 | K5 K6 K7", "R4 R7 R8 K1 K8 K8", 4),
+        # the freed joker at the run's end: R1 R2 R3 R4 J(R5) R6 J(R7)
+        ("R3 R4 J(R5) J(R6)", "R6 R1 R2 K1", 3),
+        # a seeded ``guide-strict-joker`` game without a budget: R9 frees J(R9) and the run grows
+        # into R2 .. R9 J(R10) R11 R12 J(R13), holding R3 and R12 from the rack (14 tiles)
+        (
+            "K1 R1 B1 | K2 R2 B2 | K3 K4 K5 | K4 R4 O4 | K7 K8 K9 | K11 K12 K13 | K13 O13 B13 | R1 R2 R3 R4 R5 "
+            "| R5 R6 R7 R8 J(R9) J(R10) R11 R12 | R6 O6 B6 | R8 O8 B8 | R11 O11 B11 | O1 O2 O3 | O2 O3 O4 O5 "
+            "| O7 O8 O9 O10 O11 O12 | B3 B4 B5 B6",
+            "K1 K7 K8 K10 K11 R3 R9 R12 R13 O5 O6 O12 B3 B5 B7",
+            14,
+        ),
+    ],
+)
+def test_a_strict_set_split_between_kept_and_freed_jokers(strict, table, rack, tiles):
+    """A strict set that keeps one joker and frees the other: the referee wants both jokers in
+    one set beside its numbered tiles, so the run with the freeing tile in the freed joker's place
+    grows into the freed joker's host (``pins.split_pins``, ``jokers._split_best``, 0.3.10).
+    0.3.9 gave up on each (``STRICT_SPLIT``)."""
+    _proven_as_milp(strict, parse_table(table, strict), parse_tiles(rack, strict), tiles)
+
+
 def test_a_tracked_pass_that_plays_a_pinned_set_apart(strict):
     """R1 frees J(R1). A pinned run (``O5 .. J(O9) O10 O11``) could grow into the freed joker's
     host, so the tracked pass relaxes the pins, and its best play takes O7 O8 out of that run,
@@ -287,15 +317,17 @@ def test_recorded_positions_agree_with_milp_sweep(name, bot, seeds, limit, share
 def test_scope_corners_give_up(standard):
     """Corners the pins do not describe answer None here; ``solve`` then names the corner and
     answers a bounded search's legal play, not proven."""
-    # a set that keeps one of its two jokers and frees the other, which a legal play may do:
-    # R4 frees J(R4), which moves to the end beside R7 and R8 (R3 R4 J(R5) R6 R7 R8 J(R9))
+    # a set that keeps one of its two jokers and frees the other while another set's joker is
+    # freed too (R4 frees J(R4), K5 frees J(K5)), which a legal play may do: the split is searched
+    # only where it frees the choice's one joker (``pins.split_pins``). The optimum, 4 tiles, is
+    # no split (R7 beside the strict set, J(K5) hosted in K8 R8 J), but it is not proven
     strict = load_profile("guide-strict-joker")
-    table = parse_table("R3 J(R4) J(R5) R6", strict)
-    rack = parse_tiles("R4 R7 R8 K1", strict)
+    table = parse_table("R3 J(R4) J(R5) R6 | J(K5) K6 K7", strict)
+    rack = parse_tiles("R4 R7 R8 K1 K5 K8", strict)
     assert solve_dp(rack, table, strict, objective="tiles") is None
     sol = solve(rack, table, strict, budget=None)
     assert (sol.method, sol.give_up, sol.proven) == ("cut", GiveUp.STRICT_SPLIT, False)
-    assert len(solve_milp(rack, table, strict, initial=False, objective="tiles", rearrange=True).played) == 3
+    assert len(solve_milp(rack, table, strict, initial=False, objective="tiles", rearrange=True).played) == 4
     # a choice that frees no joker, whose play validate_move refuses: the pinned set J(K6) K7 .. K10
     # beside both rack jokers (the pin's joker counts as a tile in the DP: three jokers, cap 2);
     # no host search settles it, so the search names it (before 0.3.8 it went to one, for no freed

@@ -62,7 +62,6 @@ the choice passes it; 0.3.5). Pure; no I/O.
 
 from __future__ import annotations
 
-from itertools import product
 from typing import Any, Literal, overload
 
 import numpy as np
@@ -71,10 +70,20 @@ from rummisim.melds import Meld
 from rummisim.moves import joker_acceptable
 from rummisim.profile import RuleProfile
 from rummisim.solver.budget import GiveUp, Meter
+from rummisim.solver.choices import (
+    _bound,
+    _choice_bound,
+    _choices,
+    _first_legal,
+    _gather,
+    _legal,
+    _legal_above,
+    _split_best,
+    _whole_rack,
+    _with_host,
+)
 from rummisim.solver.common import (
     SearchBudgetSpent,
-    is_legal,
-    tile_gain,
 )
 from rummisim.solver.hosts import (
     Host,
@@ -90,14 +99,11 @@ from rummisim.solver.passes import (
     NO_BOUND,
     Undecoded,
     _best,
-    _best_or_bound,
     _Found,
     _pools,
 )
 from rummisim.solver.pins import (
-    NO_PINS,
     pin_all,
-    strict_pins,
 )
 
 
@@ -159,10 +165,11 @@ def _solve_rack(
     if not locked or profile.jokers.table_jokers == "free":
         return _best(rack, table, profile, objective, meter, floor=floor)
     rack_counts = np.bincount(np.asarray(rack, dtype=np.int64), minlength=ts.n_codes)
-    choices = _choices(table, locked, rack_counts, profile)
-    if choices is None:
+    listed = _choices(table, locked, rack_counts, profile)
+    if listed is None:
         meter.fail(GiveUp.STRICT_SPLIT)
         return None
+    choices, splits = listed
     # for ``_hosted``, over all choices (lower for a quick search, ``Meter.quick``)
     host_cap = meter.host_caps(new_set=profile.jokers.reuse == "new_set")
     # a floor below every score: a choice no table can realise (two kept jokers at one face with
@@ -170,6 +177,29 @@ def _solve_rack(
     low = NO_BOUND + 1 if floor is None else floor
     args = (rack, full_rack, table, profile, objective)
     whole = _whole_rack(rack, profile, objective)
+    split: _Found | None = None
+    if splits:  # a strict set that keeps one joker and frees another (0.3.10)
+        split = _split_best(*args, meter, splits, low)
+        if split is None:
+            return None
+        if split[2]:
+            meter.keep(split)
+            if split[0] >= whole or not choices:
+                return split
+            low = split[0] + 1
+    found = _search_choices(*args, meter, choices, low, whole, host_cap, bound_only)
+    if split is None or not split[2] or found is None:
+        return found
+    score = found.score if isinstance(found, Undecoded) else found[0]
+    return found if score > split[0] else split
+
+
+def _search_choices(
+    rack, full_rack, table, profile, objective, meter: Meter, choices, low: int, whole: int, host_cap,
+    bound_only: bool,
+) -> _Found | Undecoded | None:  # fmt: skip
+    """``_solve_rack``'s search of the joker choices (but the splits) above ``low``."""
+    args = (rack, full_rack, table, profile, objective)
     # the pruned passes may pick another of several best tables than the full search does;
     # when that settles nothing, search in full
     for prune in (True, False):
@@ -209,93 +239,12 @@ def _solve_rack(
         results, undecoded = _gather(known, choices)
         if bound_only and results:
             return _bound(results, undecoded, rack, full_rack, table, profile, meter)
-        settled = _settle(results, *args, prune, host_cap, meter, floor, undecoded, frozenset(guided))
+        settled = _settle(results, *args, prune, host_cap, meter, low, undecoded, frozenset(guided))
         if settled is not None:
             return settled
         if host_cap[0] < 0 or host_cap[1] < 0:
             return None  # the host search ran past its limits: a full pass would too
     return None
-
-
-def _choices(table, locked, rack_counts, profile: RuleProfile) -> list[tuple] | None:
-    """The joker choices of a position, as (kept faces, forced rack tiles, pinned sets): each
-    locked joker kept at a face it may keep, or freed by a rack tile of such a face (the rack
-    holding enough of them); under strict joker sets the sets of the kept jokers pinned
-    (``pins.strict_pins``), a choice whose kept faces no table holds left out. None where a strict
-    set would keep one joker and free another."""
-    options = [
-        [(False, f) for f in sorted(ok)] + [(True, f) for f in sorted(ok) if rack_counts[f] > 0]
-        for _, ok in locked
-    ]
-    choices = []
-    for choice in product(*options):
-        forced = tuple(f for freed, f in choice if freed)
-        if any(forced.count(f) > rack_counts[f] for f in forced):
-            continue
-        virtual = tuple(f for freed, f in choice if not freed)
-        pinned: Any = ()
-        if not profile.jokers.take_from_joker_sets:  # dp pins: the sets of kept jokers stay
-            pinned = strict_pins(table, choice, profile, rack_counts)
-            if pinned is None:
-                return None
-            if pinned is NO_PINS:
-                continue  # kept jokers of one set at faces no set holds
-        choices.append((virtual, forced, pinned))
-    return choices
-
-
-def _choice_bound(
-    rack, full_rack, table, profile, objective, meter, choice, prune, floor, below, bound_only, ladder=True
-):
-    """The best play of one joker choice (``_best_or_bound``, its freed jokers free) if it reaches
-    ``floor``, else a score below ``floor``; ``below``: a score its plays stay below (no floor
-    above it is run; ``ladder``: ``_best_or_bound``'s). None where the search gives up, also on a
-    decoding that fails (an ``Undecoded`` bound), unless the search settles (``Meter.settle``) or
-    wants the bound only."""
-    virtual, forced, pinned = choice
-    opts: dict[str, Any] = dict(virtual=virtual, forced=forced, prune=prune, floor=floor, ladder=ladder)
-    if pinned:
-        opts["pinned"] = pinned
-    if below is not None:
-        opts["ceiling"] = below - 1
-    found = _best_or_bound(rack, table, profile, objective, meter, **opts)
-    if found is None or (isinstance(found, Undecoded) and not (meter.settle or bound_only)):
-        return None
-    return found
-
-
-def _gather(known: dict, choices: list) -> tuple[list, int | None]:
-    """The choices' results as ``_settle`` takes them, best bound first (ties in the choices'
-    order), and the best bound of those that free no joker and did not decode (``Undecoded``;
-    a bound only)."""
-    results = []
-    undecoded = None
-    for i, (virtual, forced, pinned) in enumerate(choices):
-        found = known.get(i)
-        if found is None:
-            continue
-        if isinstance(found, Undecoded) and not forced:  # no freed joker: a bound only
-            undecoded = found.score if undecoded is None else max(undecoded, found.score)
-            continue
-        results.append((found, virtual, forced, pinned))
-    results.sort(key=lambda r: -r[0][0])
-    return results, undecoded
-
-
-def _whole_rack(rack, profile: RuleProfile, objective: str) -> int:
-    """The score of a play of the whole rack, which no play passes."""
-    return sum(tile_gain(profile, t, objective) for t in rack)
-
-
-def _legal_above(found, above: int, profile, table, full_rack) -> bool:
-    """Whether a joker choice's bound is a legal play that reaches ``above`` (0.3.9). The choices
-    after it then search above it only (their plays below it do not matter), and one that plays
-    the whole rack settles the search: under ``reuse: new_set``, which has no whole-rack-first
-    pass, ``polish-40``'s openings had searched every joker choice after the first, keeping
-    every joker, had placed the whole rack."""
-    if isinstance(found, Undecoded) or not found[2] or found[0] < above:
-        return False
-    return _legal(profile, table, full_rack, found)
 
 
 def _settle_whole(rack, full_rack, table, profile, objective, result, meter: Meter, whole):
@@ -326,39 +275,6 @@ def _try_guided(rack, full_rack, table, profile, objective, virtual, forced, bou
     found = _guided(rack, full_rack, table, profile, objective, virtual, forced, bound, prune, meter, pinned)
     meter.why = why
     return found
-
-
-def _bound(results, undecoded, rack, full_rack, table, profile, meter) -> _Found | Undecoded:
-    """``_solve_rack``'s ``bound_only`` answer from the joker choices' bounds (best first): the
-    best play where it is legal, else the best bound (``Undecoded``); the best legal play on the
-    way is kept (``Meter.keep``: a search cut short by its budget answers it)."""
-    bound = results[0][0][0] if undecoded is None else max(results[0][0][0], undecoded)
-    best, _ = _first_legal(results, full_rack, table, profile)
-    if best is None:
-        return Undecoded(bound)
-    meter.keep(best)
-    return best if best[0] >= bound else Undecoded(bound)
-
-
-def _first_legal(results, full_rack, table, profile) -> tuple[_Found | None, list]:
-    """The first of the joker choices' results (best first) that is a legal play, or no play
-    (the table as it is), else None; and the choices before it whose play ``validate_move``
-    refuses or whose steps did not decode (``passes.Undecoded``)."""
-    pending = []
-    for result in results:
-        found = result[0]
-        if isinstance(found, Undecoded) or (found[2] and not _legal(profile, table, full_rack, found)):
-            pending.append(result)
-            continue
-        return (found if found[2] else (found[0], table, ())), pending
-    return None, pending
-
-
-def _legal(profile, table, full_rack, found: _Found) -> bool:
-    """Whether a play the DP found keeps the table's joker rules. A play of the whole rack
-    under a discard pile counts as legal here: the keep-back is ``_best_play``'s job (it then
-    searches the rack less one tile), not a reason to look for other joker hosts."""
-    return is_legal(profile, table, full_rack, found[1], found[2], opened=True, waive=("must_keep_discard",))
 
 
 def _settle(
@@ -621,18 +537,6 @@ def _host_sets_search(
         best = found
         floor = found[0] + 1
     return best
-
-
-def _with_host(
-    rack, table, profile, objective, meter, forced, prune, placed, host, kept, pins, floor, ceiling,
-):  # fmt: skip
-    """``_best`` with one more host set placed (``host``, beside those in ``placed``; ``kept``: the
-    kept jokers' faces, ``pins``: the pinned sets), above ``floor``: one pass at it, no floor ladder
-    (a host set's search looks above a legal play already found, and mostly finds nothing)."""
-    return _best(
-        rack, table, profile, objective, meter, virtual=kept, forced=forced, prune=prune,
-        hosts=placed + (host,), floor=floor, pinned=pins, ceiling=ceiling, ladder=False,
-    )  # fmt: skip
 
 
 NEW_SET_PAIRS = 32  # up to this many new-set host sets, two freed jokers search every pair at once

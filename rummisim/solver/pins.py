@@ -1,6 +1,7 @@
 """Pins (``Pin``, ``make_pins``, ``pin_grids``): table sets that must stay together and may only grow;
 the pins of a search without rearrangement (``pin_all``) and of a joker choice under strict joker
-sets (``strict_pins``, with ``split_may_play``).
+sets (``strict_pins``, with ``split_may_play``; a set split between kept and freed jokers,
+``split_pins``).
 
 Pins: table sets that must stay together and may only grow (``pins.Pin``). Under
 ``take_from_joker_sets: false`` each joker choice pins the sets whose jokers it all keeps
@@ -172,12 +173,41 @@ def strict_pins(table: tuple[Meld, ...], choice, profile: RuleProfile, rack_coun
     """The pinned sets of a joker choice under ``take_from_joker_sets: false`` (``choice``: a
     (freed, face) per table joker, in table order): each set whose jokers are all kept, the
     jokers at their chosen faces; a set whose jokers are all freed is released. ``None``
-    when a set keeps some of its jokers and frees others (not pinned: the search gives up),
-    unless no legal play from a rack of ``rack_counts`` does so (``split_may_play``);
+    when a set keeps some of its jokers and frees others (a split: ``split_pins``), unless no
+    legal play from a rack of ``rack_counts`` does so (``split_may_play``);
     ``NO_PINS`` when no legal table makes the choice: the chosen faces make a kept set invalid
     (two jokers of a group at one colour), or such a split cannot be played."""
-    joker = profile.tileset.joker
-    pinned = []
+    found = _strict(table, choice, profile, rack_counts, split=False)
+    return found if found is None or found is NO_PINS else found[0]
+
+
+def split_pins(table: tuple[Meld, ...], choice, profile: RuleProfile):
+    """A split choice's pins (0.3.10). The referee wants every joker of the split set, the freed
+    one too, in one set beside all its numbered tiles, and a kept joker keeps its face. Where the
+    set is a run (no wrap) that frees one joker, that set holds the run with the freeing tile in
+    the freed joker's place (a table copy there swaps with the freeing tile; a joker there keeps
+    it: another choice), or, where the freed joker stood at the run's end, the run without that
+    place, and the freed joker at a new place beside it (the host of ``hosts.grown_pins``). So: a
+    list of (the pins of ``strict_pins`` with the split set as one of those runs, its index);
+    ``NO_PINS`` as in ``strict_pins``; ``None`` for any other split (the search gives up)."""
+    found = _strict(table, choice, profile, None, split=True)
+    if found is None or found is NO_PINS or found[1] is None:
+        return found if found is None or found is NO_PINS else None
+    pinned, at, shorter = found
+    variants = [(pinned, at)]
+    if shorter is not None:
+        variants.append((pinned[:at] + (shorter,) + pinned[at + 1 :], at))
+    return variants
+
+
+def _strict(table, choice, profile: RuleProfile, rack_counts, *, split: bool):
+    """``strict_pins`` (``split=False``) and ``split_pins``: (pins, the split set's index or None,
+    the split set less its freed joker's place where that is the run's end, else None),
+    ``NO_PINS`` or None."""
+    ts = profile.tileset
+    joker = ts.joker
+    pinned: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    at = shorter = None
     k = 0
     for meld in table:
         n = meld.joker_count(joker)
@@ -188,17 +218,30 @@ def strict_pins(table: tuple[Meld, ...], choice, profile: RuleProfile, rack_coun
         n_freed = sum(freed for freed, _ in mine)
         if n_freed == n:
             continue
-        if n_freed:
+        if n_freed and not split:
             if rack_counts is not None and not split_may_play(meld, mine, rack_counts, profile):
                 return NO_PINS
             return None
-        kept = iter(f for _, f in mine)
-        pairs = zip(meld.tiles, meld.faces, strict=True)
-        faces = tuple(next(kept) if t == joker else f for t, f in pairs)
-        if not is_valid_meld_parts(meld.tiles, faces, profile):
+        if n_freed and (
+            at is not None or n_freed > 1 or profile.wrap or face_kind(meld.faces, profile) != "run"
+        ):
+            return None
+        kept = iter(mine)
+        pairs = [
+            (t, next(kept) if t == joker else (False, f)) for t, f in zip(meld.tiles, meld.faces, strict=True)
+        ]
+        tiles = tuple(f if freed else t for t, (freed, f) in pairs)  # a freed joker's place: its freeing tile
+        faces = tuple(f for _, (_, f) in pairs)
+        if not is_valid_meld_parts(tiles, faces, profile):
             return NO_PINS
-        pinned.append((meld.tiles, faces))
-    return tuple(pinned)
+        if n_freed:
+            at = len(pinned)
+            values = [ts.value_of(f) for f in faces]
+            (i,) = [i for i, (t, (freed, _)) in enumerate(pairs) if freed]
+            if values[i] in (min(values), max(values)):  # the freed joker stood at the run's end
+                shorter = (tiles[:i] + tiles[i + 1 :], faces[:i] + faces[i + 1 :])
+        pinned.append((tiles, faces))
+    return tuple(pinned), at, shorter
 
 
 def split_may_play(meld: Meld, mine, rack_counts, profile: RuleProfile) -> bool:
