@@ -157,6 +157,20 @@ def test_a_strict_set_split_between_kept_and_freed_jokers(strict, table, rack, t
     _proven_as_milp(strict, parse_table(table, strict), parse_tiles(rack, strict), tiles)
 
 
+@pytest.mark.parametrize(
+    ("table", "rack"),
+    [
+        ("R11 J(R12) R13 J(R1)", "R12 R9 R10 K1"),  # J(R8) R9 R10 R11 R12 R13 J(R1)
+        ("R11 J(R12) R13 J(R1)", "R1 R9 R10 K1"),  # the high 1 frees J(R1), which moves to R8
+        ("R11 J(R12) J(R13) R1", "R12 R9 R10 K1"),  # J(R8) R9 R10 R11 R12 J(R13) R1
+    ],
+)
+def test_a_strict_set_split_with_wrap(table, rack):
+    """The same under wrap (a 1 after the 13 ends a run): 3 tiles each, where 0.3.9 gave up."""
+    profile = variant_profile("classic-wrap+strict")
+    _proven_as_milp(profile, parse_table(table, profile), parse_tiles(rack, profile), 3)
+
+
 def test_a_tracked_pass_that_plays_a_pinned_set_apart(strict):
     """R1 frees J(R1). A pinned run (``O5 .. J(O9) O10 O11``) could grow into the freed joker's
     host, so the tracked pass relaxes the pins, and its best play takes O7 O8 out of that run,

@@ -184,7 +184,7 @@ def strict_pins(table: tuple[Meld, ...], choice, profile: RuleProfile, rack_coun
 def split_pins(table: tuple[Meld, ...], choice, profile: RuleProfile):
     """A split choice's pins (0.3.10). The referee wants every joker of the split set, the freed
     one too, in one set beside all its numbered tiles, and a kept joker keeps its face. Where the
-    set is a run (no wrap) that frees one joker, that set holds the run with the freeing tile in
+    set is a run that frees one joker, that set holds the run with the freeing tile in
     the freed joker's place (a table copy there swaps with the freeing tile; a joker there keeps
     it: another choice), or, where the freed joker stood at the run's end, the run without that
     place, and the freed joker at a new place beside it (the host of ``hosts.grown_pins``). So: a
@@ -222,9 +222,7 @@ def _strict(table, choice, profile: RuleProfile, rack_counts, *, split: bool):
             if rack_counts is not None and not split_may_play(meld, mine, rack_counts, profile):
                 return NO_PINS
             return None
-        if n_freed and (
-            at is not None or n_freed > 1 or profile.wrap or face_kind(meld.faces, profile) != "run"
-        ):
+        if n_freed and (at is not None or n_freed > 1 or face_kind(meld.faces, profile) != "run"):
             return None
         kept = iter(mine)
         pairs = [
@@ -236,12 +234,21 @@ def _strict(table, choice, profile: RuleProfile, rack_counts, *, split: bool):
             return NO_PINS
         if n_freed:
             at = len(pinned)
-            values = [ts.value_of(f) for f in faces]
             (i,) = [i for i, (t, (freed, _)) in enumerate(pairs) if freed]
-            if values[i] in (min(values), max(values)):  # the freed joker stood at the run's end
+            if _at_end(faces, faces[i], profile):
                 shorter = (tiles[:i] + tiles[i + 1 :], faces[:i] + faces[i + 1 :])
         pinned.append((tiles, faces))
     return tuple(pinned), at, shorter
+
+
+def _at_end(faces, face: int, profile: RuleProfile) -> bool:
+    """Whether ``face`` is at an end of the run of ``faces`` (with wrap, a high 1 after the 13)."""
+    ts = profile.tileset
+    places = run_geometry(profile).positions(faces)
+    if places is None:
+        return False
+    place = ts.values + 1 if ts.value_of(face) == 1 and places[-1] == ts.values + 1 else ts.value_of(face)
+    return place in (places[0], places[-1])
 
 
 def split_may_play(meld: Meld, mine, rack_counts, profile: RuleProfile) -> bool:
