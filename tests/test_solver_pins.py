@@ -342,6 +342,12 @@ def test_scope_corners_give_up(standard):
     sol = solve(rack, table, strict, budget=None)
     assert (sol.method, sol.give_up, sol.proven) == ("cut", GiveUp.STRICT_SPLIT, False)
     assert len(solve_milp(rack, table, strict, initial=False, objective="tiles", rearrange=True).played) == 4
+    # under ``reuse: any`` the split set's freed joker needs no rack items, which the grown hosts
+    # (two rack items each) do not list: R3 R4 J(R5) R6 R7 J(R8) places 2, the search gives up
+    anywhere = with_overrides("standard", jokers={"take_from_joker_sets": False, "reuse": "any"})
+    table, rack = parse_table("R3 J(R4) J(R5) R6", anywhere), parse_tiles("R4 R7 K1", anywhere)
+    sol = solve(rack, table, anywhere, budget=None)
+    assert (sol.method, sol.give_up, sol.proven) == ("cut", GiveUp.STRICT_SPLIT, False)
     # a choice that frees no joker, whose play validate_move refuses: the pinned set J(K6) K7 .. K10
     # beside both rack jokers (the pin's joker counts as a tile in the DP: three jokers, cap 2);
     # no host search settles it, so the search names it (before 0.3.8 it went to one, for no freed

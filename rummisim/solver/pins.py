@@ -184,10 +184,11 @@ def strict_pins(table: tuple[Meld, ...], choice, profile: RuleProfile, rack_coun
 def split_pins(table: tuple[Meld, ...], choice, profile: RuleProfile):
     """A split choice's pins (0.3.10). The referee wants every joker of the split set, the freed
     one too, in one set beside all its numbered tiles, and a kept joker keeps its face. Where the
-    set is a run that frees one joker, that set holds the run with the freeing tile in
-    the freed joker's place (a table copy there swaps with the freeing tile; a joker there keeps
-    it: another choice), or, where the freed joker stood at the run's end, the run without that
-    place, and the freed joker at a new place beside it (the host of ``hosts.grown_pins``). So: a
+    set is a run that frees one joker under ``reuse: two_rack_tiles``, that set holds the run with
+    the freeing tile in the freed joker's place (a table copy there swaps with the freeing tile; a
+    joker there keeps it: another choice), or, where the freed joker stood at the run's end, the
+    run without that place, and the freed joker at a new place beside it with two rack items (the
+    host of ``hosts.grown_pins``; under ``reuse: any`` it needs none, which that does not list). So: a
     list of (the pins of ``strict_pins`` with the split set as one of those runs, its index);
     ``NO_PINS`` as in ``strict_pins``; ``None`` for any other split (the search gives up)."""
     found = _strict(table, choice, profile, None, split=True)
@@ -208,6 +209,7 @@ def _strict(table, choice, profile: RuleProfile, rack_counts, *, split: bool):
     joker = ts.joker
     pinned: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
     at = shorter = None
+    hosted = profile.jokers.reuse == "two_rack_tiles"  # the split set hosts with two rack items
     k = 0
     for meld in table:
         n = meld.joker_count(joker)
@@ -222,7 +224,9 @@ def _strict(table, choice, profile: RuleProfile, rack_counts, *, split: bool):
             if rack_counts is not None and not split_may_play(meld, mine, rack_counts, profile):
                 return NO_PINS
             return None
-        if n_freed and (at is not None or n_freed > 1 or face_kind(meld.faces, profile) != "run"):
+        if n_freed and (
+            at is not None or n_freed > 1 or face_kind(meld.faces, profile) != "run" or not hosted
+        ):
             return None
         kept = iter(mine)
         pairs = [
