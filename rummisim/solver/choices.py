@@ -3,7 +3,8 @@ by a rack tile, and under strict joker sets the sets that keep their jokers pinn
 one choice (``_choice_bound``), the choices' results gathered best first, and which of them is a
 legal play (``_legal``, ``_first_legal``, ``_legal_above``). A strict set that keeps one joker and
 frees another (a split, 0.3.10) is searched apart (``_split_best``): the set, its freeing tile in
-the freed joker's place, grows into the freed joker's host. ``_with_host``: the DP beside one
+the freed joker's place (or without that place, at the run's end), grows into the freed joker's
+host. ``_with_host``: the DP beside one
 more host set. ``jokers._solve_rack`` runs the search. Pure; no I/O.
 """
 
@@ -59,10 +60,11 @@ def _split_best(
     rack, full_rack, table, profile, objective, meter: Meter, splits, floor: int
 ) -> _Found | None:
     """The best legal play of the split choices (``_choices``, 0.3.10) if it reaches ``floor``,
-    else no play: the split set, its freeing tile in the freed joker's place, grows into the
+    else no play: the split set, its freeing tile in the freed joker's place (or without that
+    place, where the freed joker stood at the run's end: ``pins.split_pins``), grows into the
     freed joker's host (``hosts.grown_pins``: tiles at either end, two rack items in it), and the
-    DP places the rest beside that set and the other pins. None where it gives up (a rack joker,
-    a play ``validate_move`` refuses)."""
+    DP places the rest beside that set and the other pins, in full (``prune=False``: the floor
+    alone prunes). None where it gives up (a rack joker, a play ``validate_move`` refuses)."""
     best: _Found = (NO_BOUND, table, ())
     for virtual, forced, pinned, index in splits:
         table_counts, rack_counts, _ = _pools(rack, table, profile, objective, virtual, forced)

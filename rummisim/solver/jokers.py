@@ -4,7 +4,8 @@ Each choice of keeping every table joker (at a face it may keep; in the DP it is
 that face, which only relaxes the rules that a set holds a numbered tile and at most
 ``max_per_set`` jokers: the decoding puts the joker back in a set that keeps them, else
 ``None``) or freeing it (the matching rack tile must be played; the joker is free in the DP)
-bounds the optimum from above (``_solve_rack``). The best bound is the answer when its play
+bounds the optimum from above (``_solve_rack``; the choices, and the strict sets split between
+kept and freed jokers, are listed and searched in ``choices``). The best bound is the answer when its play
 passes ``validate_move`` (``_settle``). Under ``reuse: two_rack_tiles`` a better bound that
 frees jokers is then settled exactly: each set that may hold a freed joker with two other rack
 items (``hosts.freed_joker_hosts``) is set aside, and the DP solves the tiles left above the
