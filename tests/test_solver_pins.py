@@ -175,7 +175,7 @@ def test_a_tracked_pass_that_plays_a_pinned_set_apart(strict):
     """R1 frees J(R1). A pinned run (``O5 .. J(O9) O10 O11``) could grow into the freed joker's
     host, so the tracked pass relaxes the pins, and its best play takes O7 O8 out of that run,
     which ``validate_move`` refuses. Then one tracked pass that keeps the pins (its hosts are sets
-    outside them) and each pinned run grown into the host (``jokers._best_grown``) prove the
+    outside them) and each pinned run grown into the host (``choices._best_grown``) prove the
     optimum: 15 tiles, J(R1) hosted in ``R8 R9 R10 J R12``. 0.3.8 gave up (``TRACKED_REFUSED``) and
     answered 14 (a position from a seeded ``greedy`` game of 0.3.9's ``record_positions.py``)."""
     table = parse_table(

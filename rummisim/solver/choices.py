@@ -5,7 +5,8 @@ legal play (``_legal``, ``_first_legal``, ``_legal_above``). A strict set that k
 frees another (a split, 0.3.10) is searched apart (``_split_best``): the set, its freeing tile in
 the freed joker's place (or without that place, at the run's end), grows into the freed joker's
 host. ``_with_host``: the DP beside one
-more host set. ``jokers._solve_rack`` runs the search. Pure; no I/O.
+more host set; ``_best_grown``: the best play beside each pinned run grown into a freed joker's
+host. ``jokers._solve_rack`` runs the search. Pure; no I/O.
 """
 
 from __future__ import annotations
@@ -64,26 +65,50 @@ def _split_best(
     place, where the freed joker stood at the run's end: ``pins.split_pins``), grows into the
     freed joker's host (``hosts.grown_pins``: tiles at either end, two rack items in it), and the
     DP places the rest beside that set and the other pins, in full (``prune=False``: the floor
-    alone prunes). None where it gives up (a rack joker, a play ``validate_move`` refuses)."""
-    best: _Found = (NO_BOUND, table, ())
+    alone prunes; ``_best_grown``). None where it gives up (a rack joker, a play
+    ``validate_move`` refuses)."""
+    best: _Found | None = (NO_BOUND, table, ())
     for virtual, forced, pinned, index in splits:
         table_counts, rack_counts, _ = _pools(rack, table, profile, objective, virtual, forced)
         grown = grown_pins(table_counts, rack_counts, pinned, [index], virtual, 1, profile)
         if grown is None:
             meter.fail(GiveUp.STRICT_SPLIT)
             return None
-        for host, kept, pins in grown:
-            play = _with_host(
-                rack, table, profile, objective, meter, forced, False, (), host, kept, pins, floor, None
-            )
-            if play is None:
-                return None
-            if play[2] and play[0] >= floor:
-                if not _legal(profile, table, full_rack, play):
-                    meter.fail(GiveUp.STRICT_SPLIT)
-                    return None
-                best, floor = play, play[0] + 1
+        args = (rack, full_rack, table, profile, objective, forced, floor, False, (), grown)
+        best = _best_grown(*args, best, meter, None, GiveUp.STRICT_SPLIT)
+        if best is None:
+            return None
+        if best[2]:
+            floor = max(floor, best[0] + 1)
     return best
+
+
+def _best_grown(
+    rack, full_rack, table, profile, objective, forced, floor, prune, placed, grown, found, meter: Meter,
+    ceiling, refused: GiveUp,
+) -> _Found | None:  # fmt: skip
+    """The best of ``found`` (a play found before: under strict joker sets, a tracked pass keeping
+    the pins, its hosts outside them) and each pinned run grown into the host of the last freed
+    joker (``grown``: ``hosts.grown_pins``, as (host, kept faces, pins)), if it reaches ``floor``,
+    else a score below it; None where a search gives up, or where a play that reaches it is
+    refused (``refused``: the reason then)."""
+    if found[0] >= floor:
+        if not _legal(profile, table, full_rack, found):
+            meter.fail(refused)
+            return None
+        floor = found[0] + 1
+    for host, kept, pins in grown:
+        play = _with_host(
+            rack, table, profile, objective, meter, forced, prune, placed, host, kept, pins, floor, ceiling
+        )
+        if play is None:
+            return None
+        if play[2] and play[0] >= floor:
+            if not _legal(profile, table, full_rack, play):
+                meter.fail(refused)
+                return None
+            found, floor = play, play[0] + 1
+    return found
 
 
 def _choice_bound(

@@ -72,6 +72,7 @@ from rummisim.moves import joker_acceptable
 from rummisim.profile import RuleProfile
 from rummisim.solver.budget import GiveUp, Meter
 from rummisim.solver.choices import (
+    _best_grown,
     _bound,
     _choice_bound,
     _choices,
@@ -608,35 +609,11 @@ def _tracked_host(
             # that keeps them) and each pinned run grown into the host (0.3.9)
             opts["pinned"] = kept_pins
             found, _, past = tracked_pass(sub.left)
-            args = (rack, full_rack, table, profile, objective, virtual, forced, floor, prune, placed)
+            args = (rack, full_rack, table, profile, objective, forced, floor, prune, placed, grown)
             if found is not None and not past:
-                found = _best_grown(*args, grown, found, meter, ceiling)
+                found = _best_grown(*args, found, meter, ceiling, GiveUp.TRACKED_REFUSED)
             if found is not None:
                 return found
         meter.fail(GiveUp.TRACKED_REFUSED)
         return None
-    return found
-
-
-def _best_grown(
-    rack, full_rack, table, profile, objective, virtual, forced, floor, prune, placed, grown, found, meter,
-    ceiling,
-):  # fmt: skip
-    """The best of ``found`` (a tracked pass keeping the pins: its hosts outside them) and each
-    pinned run grown into the host of the last freed joker (``grown``: ``hosts.grown_pins``), if it
-    reaches ``floor``, else a score below it; None where a play that reaches it is refused."""
-    if found[0] >= floor:
-        if not _legal(profile, table, full_rack, found):
-            return None
-        floor = found[0] + 1
-    for host, kept, pins in grown:
-        play = _with_host(
-            rack, table, profile, objective, meter, forced, prune, placed, host, kept, pins, floor, ceiling
-        )
-        if play is None:
-            return None
-        if play[2] and play[0] >= floor:
-            if not _legal(profile, table, full_rack, play):
-                return None
-            found, floor = play, play[0] + 1
     return found

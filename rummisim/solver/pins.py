@@ -192,9 +192,11 @@ def split_pins(table: tuple[Meld, ...], choice, profile: RuleProfile):
     list of (the pins of ``strict_pins`` with the split set as one of those runs, its index);
     ``NO_PINS`` as in ``strict_pins``; ``None`` for any other split (the search gives up)."""
     found = _strict(table, choice, profile, None, split=True)
-    if found is None or found is NO_PINS or found[1] is None:
-        return found if found is None or found is NO_PINS else None
+    if found is None or found is NO_PINS:
+        return found
     pinned, at, shorter = found
+    if at is None:
+        return None  # (no set is split: ``strict_pins`` answers such a choice)
     variants = [(pinned, at)]
     if shorter is not None:
         variants.append((pinned[:at] + (shorter,) + pinned[at + 1 :], at))
@@ -238,7 +240,7 @@ def _strict(table, choice, profile: RuleProfile, rack_counts, *, split: bool):
             return NO_PINS
         if n_freed:
             at = len(pinned)
-            (i,) = [i for i, (t, (freed, _)) in enumerate(pairs) if freed]
+            (i,) = [i for i, (_, (freed, _)) in enumerate(pairs) if freed]
             if _at_end(faces, faces[i], profile):
                 shorter = (tiles[:i] + tiles[i + 1 :], faces[:i] + faces[i + 1 :])
         pinned.append((tiles, faces))
