@@ -279,3 +279,38 @@ def test_wrap_splits_that_cannot_hold_their_high_ones_are_left_out():
     got = solve(rack, table, profile, budget=None)
     assert got.proven and got.tiles_placed == 10
     validate_move(profile, table, rack, got.table, got.played, opened=True)
+
+
+@pytest.mark.parametrize("bounds", [[passes.NO_BOUND], [10000, 9070, 9000, passes.NO_BOUND], [10000]])
+def test_wrap_splits_searched_in_one_compiled_call_as_one_by_one(bounds):
+    """0.3.11: ``passes._search_splits`` runs a wrap search's splits in one compiled call. It must
+    run the same passes as the loop over ``_wrap_splits`` it replaced (floors round the splits, each
+    split after a play looking only above it): the same best score, split and steps, and the same
+    states charged; a floor no split reaches answers NO_STATE."""
+    from rummisim.solver.budget import Meter
+    from rummisim.solver.tables import _tables
+
+    profile = load_profile("classic-wrap")
+    table = parse_table("B3 B4 B5 | R1 R2 R3 | K11 R11 O11", profile)
+    rack = parse_tiles("K12 K13 K1 O12 O13 O1 B1 B2 R4 J", profile)  # K1, O1 high; B1 low
+    table_counts, rack_counts = passes._tile_counts(rack, table, profile.tileset)
+    grids = passes._grids(table_counts, rack_counts, profile, passes._position_gains(profile, "tiles"), 1)
+    tab = _tables(profile, profile.tileset.copies, 1)
+    one_by_one, meter = passes.NO_STATE, Meter()
+    for floor in bounds:
+        for split in passes._wrap_splits(grids):
+            above = floor if one_by_one == passes.NO_STATE else max(floor, one_by_one[0] + 1)
+            found = passes._passes(tab, split, [above], meter)
+            if found >= 0:
+                best = passes._best_state(found, split)
+                one_by_one = (best.score, best.steps.tolist(), best.table.tolist())
+        if one_by_one != passes.NO_STATE:
+            break
+    compiled = Meter()
+    got = passes._search_splits(tab, grids, bounds, compiled, None)
+    assert compiled.spent == meter.spent > 0
+    if one_by_one == passes.NO_STATE:
+        assert got == passes.NO_STATE and bounds == [10000]
+    else:
+        assert (got.score, got.steps.tolist(), got.table.tolist()) == one_by_one
+        assert got.score == 9059 and len(list(passes._wrap_splits(grids))) == 4

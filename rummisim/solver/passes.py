@@ -41,7 +41,6 @@ Pure; no I/O.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import product
 from typing import Any, NamedTuple
 
 import numba
@@ -455,8 +454,10 @@ def _search(
     set from 33 to 16 ms."""
     if beam or not grids.wrapable.any():
         return _best_state(_passes(tab, grids, bounds, meter, beam, step_cap, pins=pins, host=host), grids)
+    if host is None:
+        return _search_splits(tab, grids, bounds, meter, pins)
     best: _Best | int = NO_STATE
-    splits = list(_wrap_splits(grids, pins=pins, rack_high=host is not None))
+    splits = list(_wrap_splits(grids, pins=pins, rack_high=True))
     for floor in bounds:
         for split in splits:
             above = floor if not isinstance(best, _Best) else max(floor, best.score + 1)
@@ -472,6 +473,60 @@ def _search(
     return best
 
 
+def _search_splits(tab: _Tables, grids: Grids, bounds, meter: Meter, pins: PinGrids | None) -> _Best | int:
+    """``_search`` over the wrap splits of a search without host fields, in one compiled call
+    (``_run_splits``): the same passes in the same order as a loop over ``_passes``, without a
+    round trip to Python per split (a listing of host sets runs thousands of small passes)."""
+    tables, racks = _split_arrays(grids, pins=pins)
+    if pins is None:
+        pins = _no_pins(grids.table.shape)
+    n_pos, n_col = grids.table.shape
+    steps = np.empty(n_pos * (n_col + 1), dtype=np.int64)
+    bounds = np.array(bounds, dtype=np.int64)
+    records = tuple(grids), tuple(tab.kernel), tuple(_buffers()), tuple(pins)
+    found, split, chained, created = _run_splits(
+        *records, tables, racks, bounds, meter.limit(), meter.options.prune_dead, steps
+    )  # fmt: skip
+    meter.spend(int(created))
+    if found == OVER_BUDGET:
+        raise SearchBudgetSpent
+    if split < 0:
+        return int(found)
+    return _Best(int(found), steps if chained else None, tables[split])
+
+
+@numba.njit(cache=True, nogil=True)
+def _run_splits(grids, tables, buffers, pins, split_tables, split_racks, bounds, limit, prune, steps):
+    """The floors of ``bounds`` round the wrap splits (``split_tables``, ``split_racks``: each
+    split's grids), highest floor first, each split after a play only looking for a better score
+    (``_search``): (the best score, its split, whether its steps chained into ``steps``, the states
+    created), or (NO_STATE / OVERFLOW / OVER_BUDGET, -1, False, states created). ``limit``: the
+    states all its passes may create."""
+    table, rack, gain, wrapable, allow_group, n_jokers = grids
+    no_wrap = np.zeros_like(wrapable)
+    parents, actions, scores = buffers[2], buffers[3], buffers[1]
+    above = np.empty(1, dtype=np.int64)
+    best_score = 0
+    best_split = -1
+    chained = False
+    created = 0
+    for floor in bounds:
+        for k in range(split_tables.shape[0]):
+            above[0] = floor if best_split < 0 else max(floor, best_score + 1)
+            split = (split_tables[k], split_racks[k], gain, no_wrap, allow_group, n_jokers)
+            found, made = _run_passes(split, tables, buffers, pins, None, above, limit - created, 0, 0, prune)
+            created += made
+            if found in (OVERFLOW, OVER_BUDGET):
+                return found, -1, False, created
+            if found >= 0:
+                best_score = scores[found]
+                best_split = k
+                chained = _chain(parents, actions, found, steps) == steps.shape[0]
+        if best_split >= 0:
+            return best_score, best_split, chained, created
+    return NO_STATE, -1, False, created
+
+
 def _best_state(found: int, grids: Grids) -> _Best | int:
     """The ``_Best`` of the final state ``found`` of the kernel's last pass over ``grids``
     (NO_STATE, OVERFLOW: as they are)."""
@@ -485,7 +540,17 @@ def _best_state(found: int, grids: Grids) -> _Best | int:
 
 
 def _wrap_splits(grids: Grids, *, pins: PinGrids | None = None, rack_high: bool = False):
-    """Grids of the sub-problems of a wrap search, no high 1 first: for each choice of how many
+    """Grids of the sub-problems of a wrap search, no high 1 first (``_split_arrays``; each a
+    view of its rows)."""
+    tables, racks = _split_arrays(grids, pins=pins, rack_high=rack_high)
+    no_wrap = np.zeros_like(grids.wrapable)
+    for k in range(tables.shape[0]):
+        yield grids._replace(table=tables[k], rack=racks[k], wrapable=no_wrap)
+
+
+def _split_arrays(grids: Grids, *, pins: PinGrids | None = None, rack_high: bool = False):
+    """The table and rack grids of the sub-problems of a wrap search (arrays of shape
+    (splits, P, C)), no high 1 first: for each choice of how many
     1s of each colour sit high (at V+1, after 13), those 1s move from position 1 to V+1 (table
     1s first: a table tile and a rack tile of one face are interchangeable, and a table 1 placed
     high leaves the rack 1 free for more), with no split left for the kernel (no colour wraps).
@@ -496,46 +561,74 @@ def _wrap_splits(grids: Grids, *, pins: PinGrids | None = None, rack_high: bool 
     against every joker: on a table with all eight 1s and two rack jokers, 43 of the 81 splits
     could not hold their high 1s). ``rack_high`` (a search that tracks
     host sets): a rack 1 counts as a host's rack item where a table 1 does not, so they are not
-    interchangeable, and every mix of table and rack 1s high is a sub-problem of its own."""
-    tgrid, rgrid = grids.table, grids.rack
-    last = tgrid.shape[0] - 1
-    have = tgrid + rgrid  # the items of each face, pinned runs (out of the grids) covering it too
+    interchangeable, and every mix of table and rack 1s high is a sub-problem of its own.
+    Compiled (``_splits``): a listing of host sets makes thousands of wrap searches."""
+    have = grids.table + grids.rack  # the items of each face, pinned runs (out of the grids) covering it too
     if pins is not None:
         start, end = pins.start, pins.end
         have = have + np.cumsum(start, axis=0) - np.cumsum(end, axis=0) + end
-    choices = []
-    for c in range(tgrid.shape[1]):
-        ones = int(tgrid[0, c] + rgrid[0, c]) if grids.wrapable[c] else 0
-        table_ones = int(tgrid[0, c])
-        choices.append(
-            [
-                (high, from_table, _high_jokers(high, have[last - 1, c], have[last - 2, c]))
-                for high in range(ones + 1)
-                for from_table in (
-                    range(min(high, table_ones), max(0, high - (ones - table_ones)) - 1, -1)
-                    if rack_high
-                    else (min(high, table_ones),)
-                )
-            ]
-        )
-    no_wrap = np.zeros_like(grids.wrapable)
-    for split in product(*choices):
-        if sum(need for _, _, need in split) > grids.n_jokers:
+    return _splits(grids.table, grids.rack, grids.wrapable, have, grids.n_jokers, rack_high)
+
+
+@numba.njit(cache=True, nogil=True)
+def _splits(tgrid, rgrid, wrapable, have, n_jokers, rack_high):
+    """``_split_arrays``: per colour its choices (1s high, those of them from the table, jokers
+    they need), in order (high rising; under ``rack_high`` the table 1s among them falling); the
+    splits are their products, the last colour's choice changing fastest, those whose high 1s
+    need more jokers than ``n_jokers`` left out."""
+    n_pos, n_col = tgrid.shape
+    last = n_pos - 1
+    width = 1
+    for c in range(n_col):
+        width = max(width, (tgrid[0, c] + rgrid[0, c] + 1) * (tgrid[0, c] + 1))
+    highs = np.zeros((n_col, width), dtype=np.int64)
+    froms = np.zeros((n_col, width), dtype=np.int64)
+    needs = np.zeros((n_col, width), dtype=np.int64)
+    n_opts = np.zeros(n_col, dtype=np.int64)
+    for c in range(n_col):
+        ones = tgrid[0, c] + rgrid[0, c] if wrapable[c] else 0
+        table_ones = tgrid[0, c]
+        k = 0
+        for high in range(ones + 1):
+            first = min(high, table_ones)
+            least = max(0, high - (ones - table_ones)) if rack_high else first
+            for from_table in range(first, least - 1, -1):
+                highs[c, k] = high
+                froms[c, k] = from_table
+                needs[c, k] = max(0, high - have[last - 1, c]) + max(0, high - have[last - 2, c])
+                k += 1
+        n_opts[c] = k
+    total = 1
+    for c in range(n_col):
+        total *= n_opts[c]
+    pick = np.zeros(n_col, dtype=np.int64)
+    keep = np.zeros(total, dtype=np.bool_)
+    for idx in range(total):
+        rest = idx
+        need = 0
+        for c in range(n_col - 1, -1, -1):
+            pick[c] = rest % n_opts[c]
+            rest //= n_opts[c]
+            need += needs[c, pick[c]]
+        keep[idx] = need <= n_jokers
+    tables = np.empty((keep.sum(), n_pos, n_col), dtype=np.int64)
+    racks = np.empty_like(tables)
+    k = 0
+    for idx in range(total):
+        if not keep[idx]:
             continue
-        tg = tgrid.copy()
-        rg = rgrid.copy()
-        for c, (high, from_table, _) in enumerate(split):
-            tg[0, c] -= from_table
-            rg[0, c] -= high - from_table
-            tg[last, c] = from_table
-            rg[last, c] = high - from_table
-        yield grids._replace(table=tg, rack=rg, wrapable=no_wrap)
-
-
-def _high_jokers(high: int, at_13: int, at_12: int) -> int:
-    """Jokers that ``high`` high 1s of a colour need at least: one run each through 12 and 13,
-    where the items of those faces (``at_12``, ``at_13``) fall short."""
-    return max(0, high - int(at_13)) + max(0, high - int(at_12))
+        tables[k] = tgrid
+        racks[k] = rgrid
+        rest = idx
+        for c in range(n_col - 1, -1, -1):
+            j = rest % n_opts[c]
+            rest //= n_opts[c]
+            tables[k, 0, c] -= froms[c, j]
+            racks[k, 0, c] -= highs[c, j] - froms[c, j]
+            tables[k, last, c] = froms[c, j]
+            racks[k, last, c] = highs[c, j] - froms[c, j]
+        k += 1
+    return tables, racks
 
 
 def _passes(tab: _Tables, grids: Grids, bounds, meter: Meter, beam: int = 0, step_cap: int = 0, *,
