@@ -142,41 +142,43 @@ def opening_cores(
         if len(alone) > limit:
             raise TooManyCores
         return list(alone.values())
-    left: dict[int, int] = {}
-    for t in rack:
-        left[t] = left.get(t, 0) + 1
-    found: dict[tuple[int, ...], tuple[RackSet, ...]] = {}
+    # the tile counts packed into one integer, a field of ``bits`` per code whose top bit (a
+    # guard) is set in the tiles left: a set fits them where subtracting its counts leaves every
+    # guard set (a field that falls short borrows its own guard, never the next field's)
+    bits = max(rack.count(t) for t in set(rack)).bit_length() + 1 if rack else 2
+    guard = sum(1 << (bits * code + bits - 1) for code in range(profile.tileset.n_codes))
+    needs = [_packed(s.tiles, bits) for s in sets]
+    found: dict[int, tuple[RackSet, ...]] = {}
     chosen: list[RackSet] = []
     budget = [nodes]
 
-    def fits(s: RackSet) -> bool:
-        need: dict[int, int] = {}
-        for t in s.tiles:
-            need[t] = need.get(t, 0) + 1
-        return all(left.get(t, 0) >= n for t, n in need.items())
-
-    def search(start: int, value: int) -> None:
+    def search(start: int, value: int, left: int, used: int) -> None:
         for i in range(start, len(sets)):
-            s = sets[i]
             budget[0] -= 1
             if budget[0] < 0:
                 raise TooManyCores
-            if not fits(s):
-                continue
+            rest = left - needs[i]
+            if rest & guard != guard:
+                continue  # the tiles left do not hold this set
+            s = sets[i]
             chosen.append(s)
             if value + s.value >= threshold:
-                key = tuple(sorted(t for c in chosen for t in c.tiles))
+                key = used + needs[i]  # the multiset of tiles of the collection
                 if key not in found:
                     found[key] = tuple(chosen)
                     if len(found) > limit:
                         raise TooManyCores
             else:
-                for t in s.tiles:
-                    left[t] -= 1
-                search(i, value + s.value)
-                for t in s.tiles:
-                    left[t] += 1
+                search(i, value + s.value, rest, used + needs[i])
             chosen.pop()
 
-    search(0, 0)
+    search(0, 0, _packed(rack, bits) + guard, 0)
     return list(found.values())
+
+
+def _packed(tiles, bits: int) -> int:
+    """The counts of ``tiles``' codes packed into one integer, ``bits`` a code."""
+    out = 0
+    for t in tiles:
+        out += 1 << (bits * t)
+    return out
