@@ -366,3 +366,54 @@ def test_agrees_with_milp_on_game_positions(monkeypatch, name, seeds, openings_o
 def test_agrees_with_milp_on_game_positions_slow(monkeypatch, name):
     positions = recorded_positions(name, range(2, 6), monkeypatch)
     assert sweep(name, positions, openings_only=False) >= 200
+
+
+def minimal_collections(rack, profile) -> set[tuple[int, ...]]:
+    """Brute force: the tile multisets of every collection of rack-only sets (a set may repeat)
+    that the rack holds, worth the threshold, and minimal (dropping any set falls below it)."""
+    from collections import Counter
+
+    from rummisim.solver.opening import rack_only_sets
+
+    sets = rack_only_sets(rack, profile)
+    have = Counter(rack)
+    threshold = profile.initial_meld.threshold
+    out = set()
+
+    def grow(start, chosen, used):
+        for i in range(start, len(sets)):
+            tiles = used + Counter(sets[i].tiles)
+            if any(n > have[t] for t, n in tiles.items()):
+                continue
+            now = chosen + [sets[i]]
+            values = [s.value for s in now]
+            if sum(values) >= threshold:
+                if sum(values) - min(values) < threshold:
+                    out.add(tuple(sorted(tiles.elements())))
+            else:
+                grow(i, now, tiles)
+
+    grow(0, [], Counter())
+    return out
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_opening_cores_are_every_minimal_collection_once(seed):
+    """``opening.opening_cores`` (0.3.11: the tiles left packed into one integer) against brute
+    force on random racks of 9 to 14 tiles (jokers among them): one core per tile multiset of the minimal
+    collections worth the threshold, each a collection the rack holds."""
+    from collections import Counter
+
+    from rummisim.solver.opening import opening_cores
+
+    profile = load_profile("polish-40")
+    ts = profile.tileset
+    rng = np.random.default_rng(seed)
+    pool = [t for t in range(ts.n_codes) if t != ts.joker for _ in range(ts.copies)] + [ts.joker] * ts.jokers
+    rack = tuple(sorted(rng.choice(pool, size=int(rng.integers(9, 15)), replace=False).tolist()))
+    cores = opening_cores(rack, profile)
+    keys = [tuple(sorted(t for s in core for t in s.tiles)) for core in cores]
+    assert len(set(keys)) == len(keys)
+    assert set(keys) == minimal_collections(rack, profile)
+    for key in keys:
+        assert not Counter(key) - Counter(rack)
