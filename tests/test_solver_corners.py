@@ -283,10 +283,10 @@ def test_wrap_splits_that_cannot_hold_their_high_ones_are_left_out():
 
 @pytest.mark.parametrize("bounds", [[passes.NO_BOUND], [10000, 9070, 9000, passes.NO_BOUND], [10000]])
 def test_wrap_splits_searched_in_one_compiled_call_as_one_by_one(bounds):
-    """0.3.11: ``passes._search_splits`` runs a wrap search's splits in one compiled call. It must
-    run the same passes as the loop over ``_wrap_splits`` it replaced (floors round the splits, each
-    split after a play looking only above it): the same best score, split and steps, and the same
-    states charged; a floor no split reaches answers NO_STATE."""
+    """``passes._search_splits`` (after 0.3.10) runs a wrap search's splits in one compiled call.
+    It must run the same passes as the loop over ``_wrap_splits`` it replaced (floors round the
+    splits, each split after a play looking only above it): the same best score, split and steps,
+    and the same states charged; a floor no split reaches answers NO_STATE."""
     from rummisim.solver.budget import Meter
     from rummisim.solver.tables import _tables
 
@@ -314,3 +314,25 @@ def test_wrap_splits_searched_in_one_compiled_call_as_one_by_one(bounds):
     else:
         assert (got.score, got.steps.tolist(), got.table.tolist()) == one_by_one
         assert got.score == 9059 and len(list(passes._wrap_splits(grids))) == 4
+
+
+def test_host_sets_listed_once_per_tiles_taken():
+    """``hosts.freed_joker_hosts`` lists one host set per tiles taken (after 0.3.10): K5 K6 J(K7)
+    and J(K4) K5 K6 take the same tiles and leave the same rest of the play, so they are one host
+    (they were two); so are K5 K6 K7 J(K8) and J(K4) K5 K6 K7 with the table's K7. The group K5 R5
+    beside the joker is a host of its own."""
+    from rummisim.solver.hosts import freed_joker_hosts
+
+    profile = load_profile("standard")
+    ts = profile.tileset
+    table = parse_table("K7 R7 O7", profile)
+    rack = parse_tiles("K5 R5 K6", profile)
+    table_counts, rack_counts = passes._tile_counts(rack, table, ts)
+    table_counts[ts.joker] += 1  # the freed joker
+    hosts = freed_joker_hosts(table_counts, rack_counts, profile)
+    taken = [(h[1], h[2]) for h in hosts]
+    assert len(taken) == len(set(taken))
+    k5, r5, k6, k7 = (parse_tiles(t, profile)[0] for t in ("K5", "R5", "K6", "K7"))
+    assert taken.count(((), tuple(sorted((k5, r5))))) == 1  # K5 R5 J
+    assert taken.count(((), tuple(sorted((k5, k6))))) == 1  # K5 K6 J(K7) or J(K4) K5 K6
+    assert taken.count(((k7,), tuple(sorted((k5, k6))))) == 1  # K5 K6 K7 J(K8) or J(K4) K5 K6 K7

@@ -399,9 +399,9 @@ def minimal_collections(rack, profile) -> set[tuple[int, ...]]:
 
 @pytest.mark.parametrize("seed", range(40))
 def test_opening_cores_are_every_minimal_collection_once(seed):
-    """``opening.opening_cores`` (0.3.11: the tiles left packed into one integer) against brute
-    force on random racks of 9 to 14 tiles (jokers among them): one core per tile multiset of the minimal
-    collections worth the threshold, each a collection the rack holds."""
+    """``opening.opening_cores`` (after 0.3.10: the tiles left packed into one integer) against
+    brute force on random racks of 9 to 14 tiles (jokers among them): one core per tile multiset
+    of the minimal collections worth the threshold, each a collection the rack holds."""
     from collections import Counter
 
     from rummisim.solver.opening import opening_cores

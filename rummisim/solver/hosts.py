@@ -32,8 +32,10 @@ def freed_joker_hosts(
 ) -> list[Host] | None:
     """Every set that can hold ``freed`` freed table jokers (any number) with two other rack items
     (numbered rack tiles or a rack joker; ``validate_move`` asks two per set, not per
-    joker), as (set, table tiles in it, rack tiles in it); ``None`` when this enumeration
-    does not apply (several rack jokers) or finds more than ``limit`` sets.
+    joker), as (set, table tiles in it, rack tiles in it), one set per tiles taken (the first
+    found: sets of the same tiles with the jokers at other faces leave the same tiles to the rest
+    of the play); ``None`` when this enumeration does not apply (several rack jokers) or finds
+    more than ``limit`` sets.
 
     Complete up to dominance: a tile whose code is both on the table and on the rack comes
     from the table unless it is one of the counted rack tiles (the rack copy can then take
@@ -59,7 +61,8 @@ def freed_joker_hosts(
             return
         t_codes = tuple(sorted(code for code, r in codes if not r))
         r_codes = tuple(sorted(code for code, r in codes if r)) + ((joker,) if rack_joker else ())
-        found.setdefault((meld, t_codes, r_codes), (meld, t_codes, r_codes))
+        # one set per tiles taken (they score the same and are legal alike)
+        found.setdefault((t_codes, r_codes), (meld, t_codes, r_codes))
         if len(found) > limit:
             raise _TooMany
 
