@@ -32,6 +32,7 @@ from rummisim.solver import passes, reference_solve, solve
 from rummisim.solver.dp import without_rearrange
 from rummisim.solver.jokers_placed import restore_jokers
 from rummisim.solver.passes import _group_totals, _pair_totals
+from rummisim.solver.wrap import wrap_splits
 
 CORNERS = [
     # (profile, table, rack, initial, rearrange, tiles placed)
@@ -268,7 +269,7 @@ def test_wrap_splits_that_cannot_hold_their_high_ones_are_left_out():
     rack = parse_tiles("K7 K8 K8 K10 R7 R11 O10 O12 B9 B12 J J", profile)
     table_counts, rack_counts = passes._tile_counts(rack, table, profile.tileset)
     grids = passes._grids(table_counts, rack_counts, profile, passes._position_gains(profile, "tiles"), 2)
-    splits = list(passes._wrap_splits(grids))
+    splits = list(wrap_splits(grids))
     assert len(splits) == 38
     have = grids.table + grids.rack
     for split in splits:
@@ -284,7 +285,7 @@ def test_wrap_splits_that_cannot_hold_their_high_ones_are_left_out():
 @pytest.mark.parametrize("bounds", [[passes.NO_BOUND], [10000, 9070, 9000, passes.NO_BOUND], [10000]])
 def test_wrap_splits_searched_in_one_compiled_call_as_one_by_one(bounds):
     """``passes._search_splits`` (after 0.3.10) runs a wrap search's splits in one compiled call.
-    It must run the same passes as the loop over ``_wrap_splits`` it replaced (floors round the
+    It must run the same passes as the loop over ``wrap_splits`` it replaced (floors round the
     splits, each split after a play looking only above it): the same best score, split and steps,
     and the same states charged; a floor no split reaches answers NO_STATE."""
     from rummisim.solver.budget import Meter
@@ -298,7 +299,7 @@ def test_wrap_splits_searched_in_one_compiled_call_as_one_by_one(bounds):
     tab = _tables(profile, profile.tileset.copies, 1)
     one_by_one, meter = passes.NO_STATE, Meter()
     for floor in bounds:
-        for split in passes._wrap_splits(grids):
+        for split in wrap_splits(grids):
             above = floor if one_by_one == passes.NO_STATE else max(floor, one_by_one[0] + 1)
             found = passes._passes(tab, split, [above], meter)
             if found >= 0:
@@ -313,7 +314,7 @@ def test_wrap_splits_searched_in_one_compiled_call_as_one_by_one(bounds):
         assert got == passes.NO_STATE and bounds == [10000]
     else:
         assert (got.score, got.steps.tolist(), got.table.tolist()) == one_by_one
-        assert got.score == 9059 and len(list(passes._wrap_splits(grids))) == 4
+        assert got.score == 9059 and len(list(wrap_splits(grids))) == 4
 
 
 def test_host_sets_listed_once_per_tiles_taken():

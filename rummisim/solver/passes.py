@@ -2,7 +2,7 @@
 the kernel walks, its score floors, the wrap splits and the decoding of the best final state.
 
 The kernel's inputs (``kernel._kernel``) are records: the position's ``Grids`` (``_grids``; one
-per wrap split, ``_wrap_splits``), the profile's ``tables.KernelTables`` (``_Tables.kernel``),
+per wrap split, ``wrap.split_arrays``), the profile's ``tables.KernelTables`` (``_Tables.kernel``),
 the state ``kernel.Buffers``, the ``pins.PinGrids`` (``_no_pins`` without pins), the tracked
 host sets' ``host_fields.HostFields`` (``_host_fields``) or None, and per floor a ``Pass`` (its floor,
 budget and beam), which ``_run_passes`` makes in compiled code.
@@ -26,7 +26,7 @@ pass may pick another of several best tables than a full pass; if none of them p
 ``validate_move``, the full passes are run before giving up.
 
 Wrap: the 1s of a colour are split between position 1 and V+1 (the high 1); each split is
-its own sub-problem (``_wrap_splits``), the high 1s fixed before the sweep; the floors go round
+its own sub-problem (``wrap.split_arrays``), the high 1s fixed before the sweep; the floors go round
 the splits, highest first, and once a play is found each split only looks for a better score.
 
 Search budget: every state created is charged to a ``Meter``; a search that would pass what
@@ -95,6 +95,7 @@ from rummisim.solver.tables import (
     _tables,
     type_arrays,
 )
+from rummisim.solver.wrap import split_arrays, wrap_splits
 
 _Found = tuple[int, tuple[Meld, ...], tuple[int, ...]]  # score, new table, played
 
@@ -435,7 +436,7 @@ def _search(
     With wrap, the 1s of a colour are split between position 1 and V+1 (the high 1). Carrying
     the split through the sweep (the kernel's per-colour ``low`` counts) multiplies the states
     by up to three per colour, 14x on game positions. Instead each split is its own sub-problem
-    (``_wrap_splits``): the high 1s of each colour are fixed before the sweep, so the kernel
+    (``wrap.split_arrays``): the high 1s of each colour are fixed before the sweep, so the kernel
     carries no split; the best sub-problem is the optimum. The floors go round the splits, the
     highest floor first: every split is searched at one floor before any at the next one down,
     and the first floor that a split reaches settles it (a split whose optimum reaches the floor
@@ -457,7 +458,7 @@ def _search(
     if host is None:
         return _search_splits(tab, grids, bounds, meter, pins)
     best: _Best | int = NO_STATE
-    splits = list(_wrap_splits(grids, pins=pins, rack_high=True))
+    splits = list(wrap_splits(grids, pins=pins, rack_high=True))
     for floor in bounds:
         for split in splits:
             above = floor if not isinstance(best, _Best) else max(floor, best.score + 1)
@@ -477,7 +478,7 @@ def _search_splits(tab: _Tables, grids: Grids, bounds, meter: Meter, pins: PinGr
     """``_search`` over the wrap splits of a search without host fields, in one compiled call
     (``_run_splits``): the same passes in the same order as a loop over ``_passes``, without a
     round trip to Python per split (a listing of host sets runs thousands of small passes)."""
-    tables, racks = _split_arrays(grids, pins=pins)
+    tables, racks = split_arrays(grids, pins=pins)
     if pins is None:
         pins = _no_pins(grids.table.shape)
     n_pos, n_col = grids.table.shape
@@ -539,98 +540,6 @@ def _best_state(found: int, grids: Grids) -> _Best | int:
     return _Best(int(buf.scores[found]), steps if chained else None, grids.table)
 
 
-def _wrap_splits(grids: Grids, *, pins: PinGrids | None = None, rack_high: bool = False):
-    """Grids of the sub-problems of a wrap search, no high 1 first (``_split_arrays``; each a
-    view of its rows)."""
-    tables, racks = _split_arrays(grids, pins=pins, rack_high=rack_high)
-    no_wrap = np.zeros_like(grids.wrapable)
-    for k in range(tables.shape[0]):
-        yield grids._replace(table=tables[k], rack=racks[k], wrapable=no_wrap)
-
-
-def _split_arrays(grids: Grids, *, pins: PinGrids | None = None, rack_high: bool = False):
-    """The table and rack grids of the sub-problems of a wrap search (arrays of shape
-    (splits, P, C)), no high 1 first: for each choice of how many
-    1s of each colour sit high (at V+1, after 13), those 1s move from position 1 to V+1 (table
-    1s first: a table tile and a rack tile of one face are interchangeable, and a table 1 placed
-    high leaves the rack 1 free for more), with no split left for the kernel (no colour wraps).
-    A rack 1 moved high may still stay on the rack (the kernel plays rack tiles at will): that is
-    the same play as a sub-problem with fewer high 1s. Each high 1 ends a run of its own through
-    12 and 13 (a run of three at least), so a split whose high 1s need more jokers for the 12s and
-    13s missing than the search has is left out (0.3.4; it counted one run a colour, each colour
-    against every joker: on a table with all eight 1s and two rack jokers, 43 of the 81 splits
-    could not hold their high 1s). ``rack_high`` (a search that tracks
-    host sets): a rack 1 counts as a host's rack item where a table 1 does not, so they are not
-    interchangeable, and every mix of table and rack 1s high is a sub-problem of its own.
-    Compiled (``_splits``): a listing of host sets makes thousands of wrap searches."""
-    have = grids.table + grids.rack  # the items of each face, pinned runs (out of the grids) covering it too
-    if pins is not None:
-        start, end = pins.start, pins.end
-        have = have + np.cumsum(start, axis=0) - np.cumsum(end, axis=0) + end
-    return _splits(grids.table, grids.rack, grids.wrapable, have, grids.n_jokers, rack_high)
-
-
-@numba.njit(cache=True, nogil=True)
-def _splits(tgrid, rgrid, wrapable, have, n_jokers, rack_high):
-    """``_split_arrays``: per colour its choices (1s high, those of them from the table, jokers
-    they need), in order (high rising; under ``rack_high`` the table 1s among them falling); the
-    splits are their products, the last colour's choice changing fastest, those whose high 1s
-    need more jokers than ``n_jokers`` left out."""
-    n_pos, n_col = tgrid.shape
-    last = n_pos - 1
-    width = 1
-    for c in range(n_col):
-        width = max(width, (tgrid[0, c] + rgrid[0, c] + 1) * (tgrid[0, c] + 1))
-    highs = np.zeros((n_col, width), dtype=np.int64)
-    froms = np.zeros((n_col, width), dtype=np.int64)
-    needs = np.zeros((n_col, width), dtype=np.int64)
-    n_opts = np.zeros(n_col, dtype=np.int64)
-    for c in range(n_col):
-        ones = tgrid[0, c] + rgrid[0, c] if wrapable[c] else 0
-        table_ones = tgrid[0, c]
-        k = 0
-        for high in range(ones + 1):
-            first = min(high, table_ones)
-            least = max(0, high - (ones - table_ones)) if rack_high else first
-            for from_table in range(first, least - 1, -1):
-                highs[c, k] = high
-                froms[c, k] = from_table
-                needs[c, k] = max(0, high - have[last - 1, c]) + max(0, high - have[last - 2, c])
-                k += 1
-        n_opts[c] = k
-    total = 1
-    for c in range(n_col):
-        total *= n_opts[c]
-    pick = np.zeros(n_col, dtype=np.int64)
-    keep = np.zeros(total, dtype=np.bool_)
-    for idx in range(total):
-        rest = idx
-        need = 0
-        for c in range(n_col - 1, -1, -1):
-            pick[c] = rest % n_opts[c]
-            rest //= n_opts[c]
-            need += needs[c, pick[c]]
-        keep[idx] = need <= n_jokers
-    tables = np.empty((keep.sum(), n_pos, n_col), dtype=np.int64)
-    racks = np.empty_like(tables)
-    k = 0
-    for idx in range(total):
-        if not keep[idx]:
-            continue
-        tables[k] = tgrid
-        racks[k] = rgrid
-        rest = idx
-        for c in range(n_col - 1, -1, -1):
-            j = rest % n_opts[c]
-            rest //= n_opts[c]
-            tables[k, 0, c] -= froms[c, j]
-            racks[k, 0, c] -= highs[c, j] - froms[c, j]
-            tables[k, last, c] = froms[c, j]
-            racks[k, last, c] = highs[c, j] - froms[c, j]
-        k += 1
-    return tables, racks
-
-
 def _passes(tab: _Tables, grids: Grids, bounds, meter: Meter, beam: int = 0, step_cap: int = 0, *,
             pins: PinGrids | None = None, host: HostFields | None = None) -> int:  # fmt: skip
     """The kernel with each floor of ``bounds`` in turn (see ``_search``), in one compiled call
@@ -653,7 +562,7 @@ def _passes(tab: _Tables, grids: Grids, bounds, meter: Meter, beam: int = 0, ste
 def _host_fields(tab: _Tables, n_rj: int, profile: RuleProfile, freed: int) -> HostFields:
     """The kernel's record of a search that tracks the host sets of ``freed`` (one or two)
     freed jokers: the fields sit above the key's other fields (with wrap, the kernel's
-    per-colour low counts are unused: ``_wrap_splits``)."""
+    per-colour low counts are unused: ``wrap.split_arrays``)."""
     at = tab.kernel.low_at
     after_tile, after_joker, closes, top_jokers = type_arrays(tab.types)
     shape = tab.kernel.group_jokers.shape
