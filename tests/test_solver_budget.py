@@ -21,7 +21,9 @@ from rummisim.solver.dp import solve_dp_beam
 from rummisim.solver.milp import MILP_UNITS_PER_NONZERO, solve_milp
 
 # mid-game positions from seeded greedy games on ``standard`` that take the exact DP
-# well over 75,000 states (locked table jokers make it search several joker choices)
+# well over CUT states (locked table jokers make it search several joker choices; 0.3.11: the
+# first takes 59,191, 75,000 or more before one host set per tiles taken)
+CUT = 40_000  # a search budget that cuts each of them short
 BIG = [
     (
         "K2 K5 K6 K6 R3 R5 R8 R9 R12 R13 O3 O6 O9 O12 O12 B4",
@@ -60,7 +62,7 @@ def legal(profile, table_text, rack_text, solution, opened=True):
 @pytest.mark.parametrize(("rack", "table_text"), BIG)
 def test_a_budget_that_suffices_changes_nothing(standard, rack, table_text):
     free = solve(rack, table_text, standard)
-    assert free.proven and free.nodes > 60_000  # more than the cut budget below
+    assert free.proven and free.nodes > CUT  # more than the cut budget below
     # the exact search may spend all but 1/BEAM_SHARE of the budget
     enough = free.nodes * BEAM_SHARE // (BEAM_SHARE - 1) + BEAM_SHARE
     bounded = solve(rack, table_text, standard, budget=enough)
@@ -70,20 +72,20 @@ def test_a_budget_that_suffices_changes_nothing(standard, rack, table_text):
 @pytest.mark.parametrize(("rack", "table_text"), BIG)
 def test_a_search_cut_short_plays_legally_within_its_budget(standard, rack, table_text):
     best = solve(rack, table_text, standard)
-    cut = solve(rack, table_text, standard, budget=60_000)
+    cut = solve(rack, table_text, standard, budget=CUT)
     assert not cut.proven
-    assert cut.nodes <= 60_000
+    assert cut.nodes <= CUT
     assert legal(standard, table_text, rack, cut)
     assert 0 < cut.tiles_placed <= best.tiles_placed  # the beam pass found a real play
-    again = solve(rack, table_text, standard, budget=60_000)
+    again = solve(rack, table_text, standard, budget=CUT)
     assert again == cut  # deterministic: no wall clock anywhere
 
 
 def test_the_profile_budget_is_the_default(standard):
     rack, table_text = BIG[0]
-    budgeted = with_overrides("standard", time_limit={"search_budget": 60_000})
+    budgeted = with_overrides("standard", time_limit={"search_budget": CUT})
     by_profile = solve(rack, table_text, budgeted)
-    by_argument = solve(rack, table_text, standard, budget=60_000)
+    by_argument = solve(rack, table_text, standard, budget=CUT)
     assert (by_profile.played, by_profile.nodes, by_profile.proven) == (
         by_argument.played,
         by_argument.nodes,
