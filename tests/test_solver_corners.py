@@ -24,6 +24,7 @@ integer program's does.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from rummisim import load_profile, parse_table, parse_tiles
@@ -32,7 +33,7 @@ from rummisim.solver import passes, reference_solve, solve
 from rummisim.solver.dp import without_rearrange
 from rummisim.solver.jokers_placed import restore_jokers
 from rummisim.solver.passes import _group_totals, _pair_totals
-from rummisim.solver.wrap import wrap_splits
+from rummisim.solver.wrap import split_arrays
 
 CORNERS = [
     # (profile, table, rack, initial, rearrange, tiles placed)
@@ -269,11 +270,11 @@ def test_wrap_splits_that_cannot_hold_their_high_ones_are_left_out():
     rack = parse_tiles("K7 K8 K8 K10 R7 R11 O10 O12 B9 B12 J J", profile)
     table_counts, rack_counts = passes._tile_counts(rack, table, profile.tileset)
     grids = passes._grids(table_counts, rack_counts, profile, passes._position_gains(profile, "tiles"), 2)
-    splits = list(wrap_splits(grids))
-    assert len(splits) == 38
+    tables, racks = split_arrays(grids)
+    assert len(tables) == 38
     have = grids.table + grids.rack
-    for split in splits:
-        high = split.table[-1] + split.rack[-1]
+    for split_table, split_rack in zip(tables, racks, strict=True):
+        high = split_table[-1] + split_rack[-1]
         need = sum(max(0, h - have[-2, c]) + max(0, h - have[-3, c]) for c, h in enumerate(high))
         assert need <= 2
     # the answer is the one every split was searched for before (0.3.3: 66.8 million states)
@@ -285,7 +286,7 @@ def test_wrap_splits_that_cannot_hold_their_high_ones_are_left_out():
 @pytest.mark.parametrize("bounds", [[passes.NO_BOUND], [10000, 9070, 9000, passes.NO_BOUND], [10000]])
 def test_wrap_splits_searched_in_one_compiled_call_as_one_by_one(bounds):
     """``passes._search_splits`` (after 0.3.10) runs a wrap search's splits in one compiled call.
-    It must run the same passes as the loop over ``wrap_splits`` it replaced (floors round the
+    It must run the same passes as the loop over the splits it replaced (floors round the
     splits, each split after a play looking only above it): the same best score, split and steps,
     and the same states charged; a floor no split reaches answers NO_STATE."""
     from rummisim.solver.budget import Meter
@@ -298,8 +299,12 @@ def test_wrap_splits_searched_in_one_compiled_call_as_one_by_one(bounds):
     grids = passes._grids(table_counts, rack_counts, profile, passes._position_gains(profile, "tiles"), 1)
     tab = _tables(profile, profile.tileset.copies, 1)
     one_by_one, meter = passes.NO_STATE, Meter()
+    no_wrap = np.zeros_like(grids.wrapable)
+    splits = [
+        grids._replace(table=t, rack=r, wrapable=no_wrap) for t, r in zip(*split_arrays(grids), strict=True)
+    ]
     for floor in bounds:
-        for split in wrap_splits(grids):
+        for split in splits:
             above = floor if one_by_one == passes.NO_STATE else max(floor, one_by_one[0] + 1)
             found = passes._passes(tab, split, [above], meter)
             if found >= 0:
@@ -308,13 +313,13 @@ def test_wrap_splits_searched_in_one_compiled_call_as_one_by_one(bounds):
         if one_by_one != passes.NO_STATE:
             break
     compiled = Meter()
-    got = passes._search_splits(tab, grids, bounds, compiled, None)
+    got = passes._search_splits(tab, grids, bounds, compiled, None, None, None)
     assert compiled.spent == meter.spent > 0
     if one_by_one == passes.NO_STATE:
         assert got == passes.NO_STATE and bounds == [10000]
     else:
         assert (got.score, got.steps.tolist(), got.table.tolist()) == one_by_one
-        assert got.score == 9059 and len(list(wrap_splits(grids))) == 4
+        assert got.score == 9059 and len(splits) == 4
 
 
 def test_host_sets_listed_once_per_tiles_taken():

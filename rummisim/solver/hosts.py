@@ -373,7 +373,7 @@ def grown_pins(table_counts, rack_counts, pinned, hosting, virtual, freed: int, 
     for index in hosting:
         pin = pins[index]
         others = pinned[:index] + pinned[index + 1 :]
-        counts = less_pins(table_counts, make_pins(others, profile) or ())
+        counts = less_pins(table_counts, pins[:index] + pins[index + 1 :])  # (``make_pins(others)``)
         if counts is None:
             return None
         kept = list(virtual)

@@ -49,7 +49,7 @@ import numpy as np
 from rummisim.geometry import run_geometry
 from rummisim.melds import Meld
 from rummisim.profile import RuleProfile
-from rummisim.solver.budget import GiveUp, Meter
+from rummisim.solver.budget import UNLIMITED, GiveUp, Meter
 from rummisim.solver.common import (
     TILE_WEIGHT,
     SearchBudgetSpent,
@@ -95,7 +95,7 @@ from rummisim.solver.tables import (
     _tables,
     type_arrays,
 )
-from rummisim.solver.wrap import split_arrays, wrap_splits
+from rummisim.solver.wrap import split_arrays
 
 _Found = tuple[int, tuple[Meld, ...], tuple[int, ...]]  # score, new table, played
 
@@ -455,38 +455,29 @@ def _search(
     set from 33 to 16 ms."""
     if beam or not grids.wrapable.any():
         return _best_state(_passes(tab, grids, bounds, meter, beam, step_cap, pins=pins, host=host), grids)
-    if host is None:
-        return _search_splits(tab, grids, bounds, meter, pins)
-    best: _Best | int = NO_STATE
-    splits = list(wrap_splits(grids, pins=pins, rack_high=True))
-    for floor in bounds:
-        for split in splits:
-            above = floor if not isinstance(best, _Best) else max(floor, best.score + 1)
-            if plain is not None and _passes(plain, split, [above], meter, pins=pins) == NO_STATE:
-                continue  # (a pass without host fields reaches no floor: a tracked one cannot)
-            found = _passes(tab, split, [above], meter, pins=pins, host=host)
-            if found == OVERFLOW:
-                return OVERFLOW
-            if found >= 0:
-                best = _best_state(found, split)
-        if isinstance(best, _Best):
-            return best
-    return best
+    return _search_splits(tab, grids, bounds, meter, pins, host, plain)
 
 
-def _search_splits(tab: _Tables, grids: Grids, bounds, meter: Meter, pins: PinGrids | None) -> _Best | int:
-    """``_search`` over the wrap splits of a search without host fields, in one compiled call
-    (``_run_splits``): the same passes in the same order as a loop over ``_passes``, without a
-    round trip to Python per split (a listing of host sets runs thousands of small passes)."""
-    tables, racks = split_arrays(grids, pins=pins)
+def _search_splits(
+    tab: _Tables, grids: Grids, bounds, meter: Meter, pins: PinGrids | None, host: HostFields | None,
+    plain: _Tables | None,
+) -> _Best | int:  # fmt: skip
+    """``_search`` over the wrap splits (``wrap.split_arrays``; with ``host``, every mix of table
+    and rack 1s high) in one compiled call (``_run_splits``), without a round trip to Python per
+    split (a listing of host sets runs thousands of small passes). Each pass may create what the
+    meter allows one kernel call (``Meter.limit``)."""
+    tables, racks = split_arrays(grids, pins=pins, rack_high=host is not None)
     if pins is None:
         pins = _no_pins(grids.table.shape)
     n_pos, n_col = grids.table.shape
     steps = np.empty(n_pos * (n_col + 1), dtype=np.int64)
     bounds = np.array(bounds, dtype=np.int64)
-    records = tuple(grids), tuple(tab.kernel), tuple(_buffers()), tuple(pins)
+    left = UNLIMITED if meter.left is None else meter.left
+    call = UNLIMITED if meter.call_limit is None else meter.call_limit
+    records = tuple(grids), tuple(tab.kernel), None if plain is None else tuple(plain.kernel)
     found, split, chained, created = _run_splits(
-        *records, tables, racks, bounds, meter.limit(), meter.options.prune_dead, steps
+        *records, tuple(_buffers()), tuple(pins), host, tables, racks, bounds, left, call,
+        meter.options.prune_dead, steps,
     )  # fmt: skip
     meter.spend(int(created))
     if found == OVER_BUDGET:
@@ -497,12 +488,16 @@ def _search_splits(tab: _Tables, grids: Grids, bounds, meter: Meter, pins: PinGr
 
 
 @numba.njit(cache=True, nogil=True)
-def _run_splits(grids, tables, buffers, pins, split_tables, split_racks, bounds, limit, prune, steps):
+def _run_splits(
+    grids, tables, plain, buffers, pins, host, split_tables, split_racks, bounds, left, call, prune, steps
+):  # fmt: skip
     """The floors of ``bounds`` round the wrap splits (``split_tables``, ``split_racks``: each
     split's grids), highest floor first, each split after a play only looking for a better score
-    (``_search``): (the best score, its split, whether its steps chained into ``steps``, the states
-    created), or (NO_STATE / OVERFLOW / OVER_BUDGET, -1, False, states created). ``limit``: the
-    states all its passes may create."""
+    (``_search``); with ``plain`` (the tables of the same search without host fields), a split
+    whose plain pass reaches no floor is skipped at that floor. (The best score, its split,
+    whether its steps chained into ``steps``, the states created), or (NO_STATE / OVERFLOW /
+    OVER_BUDGET, -1, False, states created). Each pass may create ``call`` states, all of them
+    ``left``."""
     table, rack, gain, wrapable, allow_group, n_jokers = grids
     no_wrap = np.zeros_like(wrapable)
     parents, actions, scores = buffers[2], buffers[3], buffers[1]
@@ -515,7 +510,16 @@ def _run_splits(grids, tables, buffers, pins, split_tables, split_racks, bounds,
         for k in range(split_tables.shape[0]):
             above[0] = floor if best_split < 0 else max(floor, best_score + 1)
             split = (split_tables[k], split_racks[k], gain, no_wrap, allow_group, n_jokers)
-            found, made = _run_passes(split, tables, buffers, pins, None, above, limit - created, 0, 0, prune)
+            if plain is not None:
+                limit = min(left - created, call)
+                found, made = _run_passes(split, plain, buffers, pins, None, above, limit, 0, 0, prune)
+                created += made
+                if found == OVER_BUDGET:
+                    return found, -1, False, created
+                if found == NO_STATE:
+                    continue  # (a pass without host fields reaches no floor: a tracked one cannot)
+            limit = min(left - created, call)
+            found, made = _run_passes(split, tables, buffers, pins, host, above, limit, 0, 0, prune)
             created += made
             if found in (OVERFLOW, OVER_BUDGET):
                 return found, -1, False, created

@@ -1,8 +1,7 @@
 """The wrap splits (``runs.wrap: high_low``): a search with wrap is one sub-problem per split of
 the 1s of each colour between position 1 and V+1 (the high 1, after 13), each searched without
 wrap (``passes._search``, ``passes._search_splits``). ``split_arrays`` lists the splits' grids
-(compiled: a listing of host sets makes thousands of wrap searches), ``wrap_splits`` yields them
-one by one (the tracked passes, which search a relaxation of each split first). Pure; no I/O.
+(compiled: a listing of host sets makes thousands of wrap searches). Pure; no I/O.
 """
 
 from __future__ import annotations
@@ -15,15 +14,6 @@ import numpy as np
 if TYPE_CHECKING:
     from rummisim.solver.passes import Grids
     from rummisim.solver.pins import PinGrids
-
-
-def wrap_splits(grids: Grids, *, pins: PinGrids | None = None, rack_high: bool = False):
-    """Grids of the sub-problems of a wrap search, no high 1 first (``split_arrays``; each a
-    view of its rows)."""
-    tables, racks = split_arrays(grids, pins=pins, rack_high=rack_high)
-    no_wrap = np.zeros_like(grids.wrapable)
-    for k in range(tables.shape[0]):
-        yield grids._replace(table=tables[k], rack=racks[k], wrapable=no_wrap)
 
 
 def split_arrays(grids: Grids, *, pins: PinGrids | None = None, rack_high: bool = False):
