@@ -9,6 +9,11 @@ the ratio of the total to the ``standard`` set of the same lineup (target: at mo
 median and the slowest search, the slowest as a multiple of the ``standard`` sets' median
 (target: at most 100x), and the searches each method answered (``Solution.method``; a
 ``cut`` names its give-up, ``Solution.give_up``). The exit code is 1 when a target is missed.
+
+``--as-standard`` also times every other profile's set under ``standard``'s rules (the positions
+that are legal there: a wrap run on the table or a third joker is not), beside the same positions
+under their own profile: it tells the cost of the rules apart from the difficulty of the positions
+their games deal (a set whose games leave bigger racks costs more under any rules).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from record_positions import LINEUPS, OUT, load_set
+from record_positions import LINEUPS, OUT, load_lines, load_set
 
 from rummisim import load_profile
 from rummisim.solver import solve
@@ -52,6 +57,7 @@ def main() -> int:
     parser.add_argument("--profile", action="append", default=None)
     parser.add_argument("--lineup", action="append", default=None, choices=sorted(LINEUPS))
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--as-standard", action="store_true", help="also time each set under standard")
     args = parser.parse_args()
     sets = sorted(Path(OUT).glob("*.jsonl"))
     if not sets:
@@ -91,7 +97,42 @@ def main() -> int:
             f"{statistics.median(secs) * 1e3:>10.2f} {max(secs) * 1e3:>8.1f} {worst:>11.0f}x  {shown}{flag}"
         )
     print(f"targets: total <= {TOTAL_RATIO}x standard's, slowest <= {SLOWEST_RATIO:.0f}x standard's median")
+    if args.as_standard:
+        as_standard(chosen, sets, args.repeats)
     return 1 if missed else 0
+
+
+def as_standard(chosen, paths, repeats: int) -> None:
+    """Each other profile's set under ``standard``'s rules and under its own, on the positions
+    ``standard`` allows (``--as-standard``)."""
+    standard = load_profile("standard")
+    by_stem = {path.stem: path for path in paths}
+    joker = standard.tileset.joker
+    print("\nthe same positions under standard's rules (those it allows):")
+    print(f"{'set':36s} {'n':>4s} {'own s':>8s} {'as std s':>9s} {'own/std':>8s}  standard's methods")
+    for name, lineup, profile, positions in chosen:
+        if name == "standard":
+            continue
+        lines = by_stem[f"{name}--{lineup}"].read_text().splitlines()
+        own, under = [], []
+        for line, position in zip(lines, positions, strict=True):
+            try:
+                (parsed,) = load_lines([line], standard)
+            except ValueError:  # a set or tile standard's rules do not allow
+                continue
+            rack, table, _ = parsed
+            jokers = rack.count(joker) + sum(meld.tiles.count(joker) for meld in table)
+            if jokers > standard.tiles.jokers:
+                continue  # more jokers than standard's tiles hold
+            own.append(position)
+            under.append(parsed)
+        own_secs, _ = timed(own, profile, repeats)
+        std_secs, methods = timed(under, standard, repeats)
+        shown = ", ".join(f"{m} {n}" for m, n in methods.most_common())
+        print(
+            f"{name + ' / ' + lineup:36s} {len(own):>4d} {sum(own_secs):>8.3f} {sum(std_secs):>9.3f}"
+            f" {sum(own_secs) / sum(std_secs):>7.2f}x  {shown}"
+        )
 
 
 if __name__ == "__main__":

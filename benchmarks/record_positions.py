@@ -75,8 +75,13 @@ def position(call_args, call_kwargs, profile) -> dict:
 
 def load_set(path: Path, profile):
     """The positions of a set file as ``(rack, table, kwargs)`` for ``solve``."""
+    return load_lines(path.read_text().splitlines(), profile)
+
+
+def load_lines(lines: list[str], profile):
+    """``load_set`` of a set file's lines (``ValueError`` where ``profile`` refuses a tile or set)."""
     out = []
-    for line in path.read_text().splitlines():
+    for line in lines:
         p = json.loads(line)
         rack = parse_tiles(p["rack"], profile.tileset)
         table = parse_table(p["table"], profile)
