@@ -8,7 +8,7 @@ Pure; no I/O.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
+from itertools import accumulate, combinations
 
 import numpy as np
 
@@ -54,15 +54,16 @@ def freed_joker_hosts(
         """``codes``: (code, from rack) per numbered tile; jokers: the freed ones, the rack's."""
         if sum(from_rack for _, from_rack in codes) + rack_joker < HOST_RACK_ITEMS:
             return
+        t_codes = tuple(sorted(code for code, r in codes if not r))
+        r_codes = tuple(sorted(code for code, r in codes if r)) + ((joker,) if rack_joker else ())
+        if (t_codes, r_codes) in found:
+            return  # one set per tiles taken (they score the same and are legal alike)
         tiles = tuple(code for code, _ in codes) + (joker,) * len(joker_faces)
         faces = tuple(code for code, _ in codes) + tuple(joker_faces)
         meld = _meld(tiles, faces, profile)
         if meld is None:
             return
-        t_codes = tuple(sorted(code for code, r in codes if not r))
-        r_codes = tuple(sorted(code for code, r in codes if r)) + ((joker,) if rack_joker else ())
-        # one set per tiles taken (they score the same and are legal alike)
-        found.setdefault((t_codes, r_codes), (meld, t_codes, r_codes))
+        found[t_codes, r_codes] = (meld, t_codes, r_codes)
         if len(found) > limit:
             raise _TooMany
 
@@ -96,6 +97,13 @@ def _enumerate_hosts(table_counts, rack_counts, profile: RuleProfile, freed: int
         if sum(rack_counts[code] > 0 for code in code_at[1:]) + n_rj < HOST_RACK_ITEMS:
             continue  # the counted rack items of a run share its colour
         have = [False] + [bool(table_counts[code] + rack_counts[code]) for code in code_at[1:]]
+        # per position, whether one of the 3 positions from it (up or down) holds a rack copy: a
+        # window reaching 3 or more positions past its core is left out below, so a window whose
+        # end is 3 past the holes and near no rack copy is skipped before its sources are listed
+        held = [False] + [bool(rack_counts[code]) for code in code_at[1:]] + [False, False]
+        up = [any(held[p : p + 3]) for p in range(n_pos + 1)]
+        down = [any(held[max(0, p - 2) : p + 1]) for p in range(n_pos + 1)]
+        below = list(accumulate(held))  # positions up to each one that hold a rack copy
         for freed_at in combinations(range(1, n_pos + 1), freed):
             for rj in jokers_options:
                 for pr in range(1, n_pos + 1) if rj else (0,):
@@ -106,6 +114,7 @@ def _enumerate_hosts(table_counts, rack_counts, profile: RuleProfile, freed: int
                     b = max(holes)
                     if any(not have[p] and p not in holes for p in range(a, b + 1)):
                         continue
+                    in_holes = sum(held[p] for p in holes)  # rack copies a joker stands for
                     lo_min, hi_max = a, b
                     while lo_min > 1 and have[lo_min - 1]:
                         lo_min -= 1
@@ -116,6 +125,10 @@ def _enumerate_hosts(table_counts, rack_counts, profile: RuleProfile, freed: int
                         for hi in range(max(b, lo + 2), min(hi_max, lo + V - 1) + 1):
                             if not geo.allowed(lo, hi):
                                 continue
+                            if (lo < a - reach and not up[lo]) or (hi > b + reach and not down[hi]):
+                                continue  # no counted item within reach of an end
+                            if below[hi] - below[lo - 1] - in_holes + rj < HOST_RACK_ITEMS:
+                                continue  # too few rack copies to count two rack items
                             spots = [p for p in range(lo, hi + 1) if p not in holes]
                             codes = [code_at[p] for p in spots]
                             for src in sourced(codes, rj):
@@ -128,13 +141,19 @@ def _enumerate_hosts(table_counts, rack_counts, profile: RuleProfile, freed: int
     # groups
     lo_size, hi_size = profile.groups.min_size, profile.groups.max_size
     for v in range(1, V + 1):
-        avail = [c for c in range(C) if table_counts[ts.code(c, v)] + rack_counts[ts.code(c, v)] > 0]
+        code_of = [ts.code(c, v) for c in range(C)]
+        avail = [c for c in range(C) if table_counts[code_of[c]] + rack_counts[code_of[c]] > 0]
+        racked = sum(rack_counts[code_of[c]] > 0 for c in avail)
         for rj in jokers_options:
+            if racked + rj < HOST_RACK_ITEMS:
+                continue  # too few rack copies of this value to count two rack items
             n_j = freed + rj
             for size in range(max(MIN_NUMBERED_TILES, lo_size - n_j), min(hi_size - n_j, C - n_j) + 1):
                 for cols in combinations(avail, size):
-                    codes = [ts.code(c, v) for c in cols]
-                    missing = [ts.code(c, v) for c in range(C) if c not in cols][:n_j]
+                    codes = [code_of[c] for c in cols]
+                    if sum(rack_counts[code] > 0 for code in codes) + rj < HOST_RACK_ITEMS:
+                        continue
+                    missing = [code_of[c] for c in range(C) if c not in cols][:n_j]
                     for src in sourced(codes, rj):
                         add(src, missing, rj)
 
