@@ -399,12 +399,13 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                         action = moves[row, 2] | (x << X_AT) | (g << G_AT)
                                         action = action | (op << HOST_OP_AT) | (op2 << HOST2_OP_AT)
                                         action = action | ((ops % n_share) << HOST_SHARE_AT)
-                                        count = _insert(
+                                        made = _insert(
                                             nk, sc_x, i, action, keys, scores, parents, actions,
                                             count, hi, htab, hinfo,
                                         )  # fmt: skip
-                                        if count < 0:
+                                        if made < 0:  # (the states made so far are charged)
                                             return OVERFLOW, created + count - hi
+                                        count = made
                                         if created + count - hi > limit:
                                             return OVER_BUDGET, limit  # the last state is dropped
             created += count - hi
@@ -460,11 +461,12 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                         base = (base & ~(HOST_MASK << host.second_at)) | (h2_new << host.second_at)
                 nk = base | ((used + z) << jokers_at)
                 action = z | (h_in << HOST_GROUP_AT) | (h_in2 << HOST2_GROUP_AT)
-                count = _insert(
+                made = _insert(
                     nk, scores[i], i, action, keys, scores, parents, actions, count, hi, htab, hinfo
                 )  # fmt: skip
-                if count < 0:
+                if made < 0:
                     return OVERFLOW, created + count - hi
+                count = made
                 if created + count - hi > limit:
                     return OVER_BUDGET, limit
         created += count - hi

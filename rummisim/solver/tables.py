@@ -24,10 +24,10 @@ import numpy as np
 
 from rummisim.profile import RuleProfile
 
-MAX_STATES = 1 << 21  # total states over all steps before the DP gives up (deterministic)
+MAX_STATES = 1 << 22  # total states over all steps before the DP gives up (deterministic)
 
 
-HASH_BITS = 19  # one step holds at most half of 2**HASH_BITS states
+HASH_BITS = 20  # one step holds at most half of 2**HASH_BITS states
 
 
 MIN_HASH_BITS = 8  # a step's hash table starts at least this big (``_new_step``)
