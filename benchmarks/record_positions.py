@@ -1,6 +1,6 @@
 """Record the search positions of seeded games: the position sets ``positions_speed.py`` times.
 
-    python benchmarks/record_positions.py [--games 24] [--per-set 240] [--profile NAME ...]
+    python benchmarks/record_positions.py [--games 24] [--per-set 240] [--profile NAME ...] [--no-budget]
 
 For every built-in profile (or the ``--profile`` subset) and every lineup of ``LINEUPS``, it
 plays seeds ``0..games-1`` with the profile as shipped (its search budget on), and records
@@ -16,6 +16,9 @@ by design), how many of the exact ones gave up in play (``Solution.give_up``) an
 many the integer program answered (``Solution.method == "milp"``: none, for a profile the dynamic
 program encodes). ``--give-ups FILE`` also writes each exact search that gave up, one JSON line
 (the position, its profile and lineup, and ``Solution.give_up``), to study the corners left.
+``--no-budget`` plays every profile without its search budget (``time_limit.search_budget:
+null``, every search exact) and only counts: it writes no set (the committed sets come from the
+games as shipped), so it measures how often the exact search gives up in each lineup's play.
 
 The sets are committed, so that the timings are taken on the same positions from run to run;
 re-record them (this script) when the bots or the rules change what gets searched.
@@ -30,7 +33,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
-from variant_throughput import chosen_profiles, count_solver_calls
+from variant_throughput import chosen_profiles, count_solver_calls, without_budget
 
 from rummisim import load_profile, play_game
 from rummisim.melds import format_table, parse_table
@@ -113,6 +116,7 @@ def main() -> int:
     parser.add_argument("--profile", action="append", default=None, help="a built-in profile (repeatable)")
     parser.add_argument("--lineup", action="append", default=None, choices=sorted(LINEUPS))
     parser.add_argument("--give-ups", type=Path, default=None, help="write the exact searches that gave up")
+    parser.add_argument("--no-budget", action="store_true", help="play without search budgets; write no sets")
     args = parser.parse_args()
     names = chosen_profiles(parser, args.profile)
     lineups = args.lineup or list(LINEUPS)
@@ -143,6 +147,8 @@ def main() -> int:
     print(head + "  why   seconds")
     for name in names:
         profile = load_profile(name)
+        if args.no_budget:
+            profile = without_budget(profile)
         for lineup in lineups:
             seen.clear()
             gave_up.clear()
@@ -155,8 +161,9 @@ def main() -> int:
             took = time.perf_counter() - start
             rng = np.random.default_rng([args.games, len(seen)])
             kept = spread(seen, args.per_set, rng)
-            path = OUT / f"{name}--{lineup}.jsonl"
-            path.write_text("".join(json.dumps(p, sort_keys=True) + "\n" for p in kept))
+            if not args.no_budget:
+                path = OUT / f"{name}--{lineup}.jsonl"
+                path.write_text("".join(json.dumps(p, sort_keys=True) + "\n" for p in kept))
             sizes = [len(p["rack"].split()) for p in kept]
             why = ", ".join(f"{k} {v}" for k, v in gave_up.most_common())
             total = sum(gave_up.values())
