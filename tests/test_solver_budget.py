@@ -291,3 +291,28 @@ def test_a_search_that_gave_up_is_no_timeout(monkeypatch):
     validate_move(
         strict, table(table_text, strict), tiles(rack, strict), action.table, action.played, opened=True
     )
+
+
+def test_a_pass_past_the_state_arrays_charges_the_states_it_made(monkeypatch):
+    """A pass that fills the state arrays (``tables.OVERFLOW``) gives up (``GiveUp.STATES``) and
+    charges the states it made: at least one, at most the arrays' length (0.3.12; it had charged
+    the overflow code added in, fewer than it made or below zero)."""
+    import rummisim.solver.passes as passes
+    from rummisim.solver.budget import GiveUp, Meter
+    from rummisim.solver.kernel import Buffers
+    from rummisim.solver.tables import HASH_BITS
+
+    profile = load_profile("standard")
+    rack, table_ = tiles(BIG[0][0], profile), table(BIG[0][1], profile)
+    length = 256  # the search makes tens of thousands of states
+    small = Buffers(
+        *(np.empty(length, dtype=np.int64) for _ in range(4)),
+        np.zeros((1 << HASH_BITS, 3), dtype=np.int64),
+        np.zeros(2, dtype=np.int64),
+    )
+    monkeypatch.setattr(passes, "_buffers", lambda: small)
+    meter = Meter()
+    found = passes._best_or_bound(rack, table_, profile, "tiles", meter, prune=False)
+    assert found is None
+    assert meter.why == GiveUp.STATES
+    assert 0 < meter.spent <= length
