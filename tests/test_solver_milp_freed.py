@@ -160,6 +160,14 @@ STRICT_SPLITS = [
     ("R3 J(R4) J(R5) R6", "R4 R7 R8 K1", 3, 19, "R3 R4 J(R5) R6 R7 R8 J(R9) (it used to place 2)"),
     ("R3 J(R4) R5 J(R6) R7", "R4 R8 R9", 3, 21, "J(R2) R3 R4 R5 J(R6) R7 R8 R9 (it used to place 2)"),
     ("R2 R3 R4 R5 J(R6) R7 J(R8)", "R8 R1 K1 K9", 1, 1, "R1 alone beside the freeing R8: no split"),
+    (
+        "J(R9) R10 J(R11)",
+        "K9 K10 K10 R2 R7 R10 R11 R12 R13 R13 O2 O12 B1 B11",
+        5,
+        53,
+        "R7 J(R8) J(R9) R10 | R10 R11 R12 R13, the freed joker's face left out of the kept set"
+        " (fuzz seed 42201; it used to place 4)",
+    ),
 ]
 
 

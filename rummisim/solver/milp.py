@@ -699,7 +699,8 @@ def _add_hosts(
     ``frozen`` lists the table sets that must stay together (``take_from_joker_sets:
     false``) with their superset columns: a host copy that holds such a set counts as that
     superset (``R2 R3 R4 R5 J(R6) R7 J(R8)``, J(R8) freed, R2 and R7 from the rack), each of
-    the set's joker faces holding a kept joker or, where that joker was freed, a tile, and
+    the set's joker faces holding a kept joker or, where that joker was freed, a tile or nothing
+    (0.3.12: ``J(R9) R10 J(R11)`` to ``R7 J(R8) J(R9) R10``, R11 played elsewhere), and
     the copy holding as many table jokers, kept or freed, as the set had (``validate_move``:
     every joker of a set that keeps one, the freed ones too, stays beside its numbered tiles;
     ``R3 J(R4) J(R5) R6`` with R4 R7 R8 from the rack: ``R3 R4 J(R5) R6 R7 R8 J(R9)``; 0.3.7)."""
@@ -775,14 +776,19 @@ def _add_hosts(
                         row[v] = row.get(v, 0) + c
                 model.add(row, 0, np.inf)
             for meld, z_row, frees in frozen:
-                if not set(meld.faces) <= joker_at.keys():
+                if (
+                    not {f for t, f in zip(meld.tiles, meld.faces, strict=True) if t != joker}
+                    <= joker_at.keys()
+                ):
                     continue
                 s = model.var(0, 1)  # this copy is the superset that keeps ``meld`` together
                 model.add({s: 1, x: -1}, -np.inf, 0)
                 held = {s: -float(meld.joker_count(joker)), free: 1}  # its jokers, kept or freed here
                 owned = iter(frees)
                 for t, f in zip(meld.tiles, meld.faces, strict=True):
-                    if t == joker:  # its kept joker at its face, or a tile where that joker was freed
+                    if t == joker and f not in joker_at:  # a face the copy leaves out: its joker freed
+                        model.add({s: 1, **{u: -1 for u in next(owned)}}, -np.inf, 0)
+                    elif t == joker:  # its kept joker at its face, or a tile where that joker was freed
                         model.add({s: 1, kept_at[f]: -1, joker_at[f]: 1}, -np.inf, 1)
                         model.add({s: 1, joker_at[f]: -1, **{u: -1 for u in next(owned)}}, -np.inf, 0)
                         held[kept_at[f]] = 1
