@@ -11,14 +11,18 @@ from helpers import table, tiles, with_overrides
 
 import rummisim.solver.dispatch as solver_module
 import rummisim.solver.milp as milp_module
+import rummisim.solver.passes as passes
 from rummisim import load_profile, play_game
 from rummisim.moves import validate_move
 from rummisim.solver import SolverError, reference_solve, solve
+from rummisim.solver.budget import GiveUp, Meter
 from rummisim.solver.common import SearchBudgetSpent
 from rummisim.solver.common import SearchResult as MilpResult
 from rummisim.solver.dispatch import BEAM_SHARE
 from rummisim.solver.dp import solve_dp_beam
+from rummisim.solver.kernel import Buffers
 from rummisim.solver.milp import MILP_UNITS_PER_NONZERO, solve_milp
+from rummisim.solver.tables import HASH_BITS
 
 # mid-game positions from seeded greedy games on ``standard`` that take the exact DP
 # well over CUT states (locked table jokers make it search several joker choices; 0.3.11: the
@@ -297,11 +301,6 @@ def test_a_pass_past_the_state_arrays_charges_the_states_it_made(monkeypatch):
     """A pass that fills the state arrays (``tables.OVERFLOW``) gives up (``GiveUp.STATES``) and
     charges the states it made: at least one, at most the arrays' length (0.3.12; it had charged
     the overflow code added in, fewer than it made or below zero)."""
-    import rummisim.solver.passes as passes
-    from rummisim.solver.budget import GiveUp, Meter
-    from rummisim.solver.kernel import Buffers
-    from rummisim.solver.tables import HASH_BITS
-
     profile = load_profile("standard")
     rack, table_ = tiles(BIG[0][0], profile), table(BIG[0][1], profile)
     length = 256  # the search makes tens of thousands of states

@@ -143,16 +143,13 @@ def _enumerate_hosts(table_counts, rack_counts, profile: RuleProfile, freed: int
     for v in range(1, V + 1):
         code_of = [ts.code(c, v) for c in range(C)]
         avail = [c for c in range(C) if table_counts[code_of[c]] + rack_counts[code_of[c]] > 0]
-        racked = sum(rack_counts[code_of[c]] > 0 for c in avail)
         for rj in jokers_options:
-            if racked + rj < HOST_RACK_ITEMS:
-                continue  # too few rack copies of this value to count two rack items
             n_j = freed + rj
             for size in range(max(MIN_NUMBERED_TILES, lo_size - n_j), min(hi_size - n_j, C - n_j) + 1):
                 for cols in combinations(avail, size):
                     codes = [code_of[c] for c in cols]
                     if sum(rack_counts[code] > 0 for code in codes) + rj < HOST_RACK_ITEMS:
-                        continue
+                        continue  # too few rack copies among these colours to count two rack items
                     missing = [code_of[c] for c in range(C) if c not in cols][:n_j]
                     for src in sourced(codes, rj):
                         add(src, missing, rj)

@@ -708,6 +708,9 @@ def _add_hosts(
     hosts: list[_Host] = []
     catalogue = set_catalogue(profile)
     m = profile.runs.min_length
+    numbered = [
+        {f for t, f in zip(meld.tiles, meld.faces, strict=True) if t != joker} for meld, _, _ in frozen
+    ]
     for faces, kind in zip(catalogue.faces, catalogue.kinds, strict=True):
         n = len(faces)
         per_copy = min(total_jokers, max_jokers_in_set(profile, n))  # jokers one copy may hold
@@ -775,11 +778,8 @@ def _add_hosts(
                     for v, c in counted[i].items():
                         row[v] = row.get(v, 0) + c
                 model.add(row, 0, np.inf)
-            for meld, z_row, frees in frozen:
-                if (
-                    not {f for t, f in zip(meld.tiles, meld.faces, strict=True) if t != joker}
-                    <= joker_at.keys()
-                ):
+            for (meld, z_row, frees), spans in zip(frozen, numbered, strict=True):  # its numbered faces
+                if not spans <= joker_at.keys():
                     continue
                 s = model.var(0, 1)  # this copy is the superset that keeps ``meld`` together
                 model.add({s: 1, x: -1}, -np.inf, 0)
