@@ -41,6 +41,7 @@ from rummisim.solver.tables import (
     HOST2_OP_AT,
     HOST_GROUP_AT,
     HOST_OP_AT,
+    HOST_PROMOTE_AT,
     HOST_SHARE_AT,
     STARTS_AT,
     TYPE_A,
@@ -146,10 +147,11 @@ def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple
     if steps.shape[0] != n_pos * (C + 1):
         return None
     arrays = type_arrays(types)
-    out = _replay(steps, n_pos, C, *arrays)
+    lift = host.promoted if host is not None and host.promoted is not None else (-1, 0, 0)
+    out = _replay(steps, n_pos, C, *arrays, *lift[:2])
     if out is None:
         return None
-    colour, start, length, jokers, at, to_groups, group_jokers = (a.tolist() for a in out)
+    colour, start, length, jokers, at, to_groups, group_jokers, lifted = (a.tolist() for a in out)
     codes = _codes(profile)
     runs: list[tuple[list[int], list[int]]] = []
     for c, first, n, mask in zip(colour, start, length, jokers, strict=True):
@@ -165,8 +167,31 @@ def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple
             return None
         groups.extend(formed)
     if host is not None:
-        runs.extend((list(tiles), list(faces)) for tiles, faces in host.runs)
+        host_runs = [(list(tiles), list(faces)) for tiles, faces in host.runs]
+        if host.promoted is not None:
+            first, n, mask = lifted
+            if n == 0:
+                return None
+            codes_c = codes[ts.colour_of(host_runs[0][1][0])]
+            faces = list(codes_c[first : first + n])
+            tiles = [joker if mask >> i & 1 else f for i, f in enumerate(faces)]
+            merged = _promoted(tiles, faces, first, host_runs[0], host.promoted[2], codes_c, joker)
+            if merged is None:
+                return None
+            host_runs[0] = merged
+        runs.extend(host_runs)
     return runs, groups
+
+
+def _promoted(tiles, faces, first: int, host_run, lead: int, codes_c, joker: int):
+    """The host run promoted out of the open runs (``HostMoves.promoted``): the open run's
+    ``tiles`` and ``faces`` (its first position ``first``, 1-based), then the host run's own,
+    with ``lead`` jokers before them where it closed so at the top; None where they do not meet."""
+    end = first + len(faces)
+    if end >= len(codes_c) or codes_c[end] != host_run[1][0] or first - lead < 1:
+        return None
+    leading = [codes_c[q] for q in range(first - lead, first)]
+    return [joker] * lead + tiles + host_run[0], leading + faces + host_run[1]
 
 
 def _value_groups(tiles: list[int], jokers: int, p: int, host, profile: RuleProfile):
@@ -192,13 +217,16 @@ MAX_OPEN_PER_COLOUR = 16
 
 
 @numba.njit(cache=True, nogil=True)
-def _replay(steps, n_pos, n_col, after_tile, after_joker, closes, top_jokers):
+def _replay(steps, n_pos, n_col, after_tile, after_joker, closes, top_jokers, lift_at=-1, lift_kind=0):
     """``decode`` without pins, compiled: each colour step extends the open runs of that colour
     type by type (first the runs extended by a tile, then by a joker, then the closed ones, in
     the order they opened), then starts new runs; the last position closes what is open with
-    leading jokers. Returns None when the steps are inconsistent, else (the runs in the order
-    they close: their colours, first positions, lengths and joker masks; the positions where
-    groups form: the tiles of each colour set aside for them, and the jokers they take)."""
+    leading jokers. At step ``lift_at`` the first open run of type ``lift_kind`` leaves (it is
+    promoted into the tracked host run: ``HostMoves.promoted``). Returns None when the steps are
+    inconsistent, else (the runs in the order they close: their colours, first positions,
+    lengths and joker masks; the positions where groups form: the tiles of each colour set aside
+    for them, and the jokers they take; the run that left: its first position, length and joker
+    mask, the length 0 where none did)."""
     n_types = after_tile.shape[0]
     colour = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
     start = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
@@ -214,10 +242,15 @@ def _replay(steps, n_pos, n_col, after_tile, after_joker, closes, top_jokers):
     group_jokers = np.zeros(n_pos, dtype=np.int64)
     n_runs = 0
     n_closed = 0
+    lifted = np.zeros(3, dtype=np.int64)
     k = 0
     for p in range(n_pos):
         for c in range(n_col):
             action = steps[k]
+            if k == lift_at and not _lift(
+                open_runs[c], n_open, c, kind, lift_kind, start, length, jokers, lifted
+            ):
+                return None
             k += 1
             starts = (action >> STARTS_AT) & 7
             in_groups = (action >> G_AT) & 15
@@ -297,7 +330,24 @@ def _replay(steps, n_pos, n_col, after_tile, after_joker, closes, top_jokers):
     for p in range(n_pos):
         grouped[p] = group_jokers[p] > 0 or to_groups[p].any()
     at = np.flatnonzero(grouped)
-    return colour[closed], start[closed], length[closed], jokers[closed], at, to_groups[at], group_jokers[at]
+    runs = colour[closed], start[closed], length[closed], jokers[closed]
+    return *runs, at, to_groups[at], group_jokers[at], lifted
+
+
+@numba.njit(cache=True, nogil=True)
+def _lift(runs, n_open, c, kind, lift_kind, start, length, jokers, out):
+    """``_replay``'s promotion: the first of colour ``c``'s open ``runs`` of type ``lift_kind``
+    leaves them, its first position, length and joker mask into ``out``; False where none is open."""
+    m = n_open[c]
+    for i in range(m):
+        r = runs[i]
+        if kind[r] == lift_kind:
+            out[0], out[1], out[2] = start[r], length[r], jokers[r]
+            for j in range(i, m - 1):
+                runs[j] = runs[j + 1]
+            n_open[c] = m - 1
+            return True
+    return False
 
 
 def _decode_pinned(
@@ -329,12 +379,19 @@ def _decode_pinned(
     pin_at: dict[int, tuple[int, int, bool]] = {}  # id of a pinned run's tiles -> (pin's index,
     # length, grows on)
     kind_e = types.names.index("E") if "E" in types.names else -1
+    lift = host.promoted if host is not None and host.promoted is not None else (-1, 0, 0)
+    lifted: _Run | None = None  # the open run promoted into the host run
     k = 0
     for p in range(n_pos):
         value = geo.value_at(p + 1)
         group_tiles: list[int] = []
         for c in range(C):
             action = chain[k]
+            if k == lift[0]:
+                lifted = next((run for run in open_runs[c] if run.kind == lift[1]), None)
+                if lifted is None:
+                    return None
+                open_runs[c].remove(lifted)
             k += 1
             starts, in_groups, used, moves, by_tile, moved = _fields(action, n_types)
             starting = pin_start.get((p, c), []) if pins else []
@@ -418,7 +475,15 @@ def _decode_pinned(
                 return None
             groups.extend(formed)
     if host is not None:
-        runs.extend((list(tiles), list(faces)) for tiles, faces in host.runs)
+        host_runs = [(list(tiles), list(faces)) for tiles, faces in host.runs]
+        if lifted is not None:
+            codes_c = _codes(profile)[ts.colour_of(host_runs[0][1][0])]
+            first = lifted.start
+            merged = _promoted(lifted.tiles, lifted.faces, first, host_runs[0], lift[2], codes_c, joker)
+            if merged is None:
+                return None
+            host_runs[0] = merged
+        runs.extend(host_runs)
     # at the last position a run short of a set closes with leading jokers (J 12 13, J J 13)
     for c in range(C):
         for run in open_runs[c]:
@@ -550,6 +615,9 @@ class HostMoves:
     runs: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
     groups: tuple[tuple[int, tuple[int, ...]], ...]
     rack_jokers: int
+    # the host run promoted out of the open runs (``host_fields.promoted_run``): (the step, the
+    # type of the open run whose tiles come first, the leading jokers it closes with at the top)
+    promoted: tuple[int, int, int] | None = None
 
 
 def split_host(chain, tgrid, n_pos: int, profile: RuleProfile, types: RunTypes, n_rj: int, fields: int = 1):
@@ -568,6 +636,8 @@ def split_host(chain, tgrid, n_pos: int, profile: RuleProfile, types: RunTypes, 
     made: list[tuple[int, int, list[tuple[int, int]]] | None] = [None] * fields
     joined: list[tuple[int, tuple[int, ...]] | None] = [None] * fields
     taken = False  # the second freed joker sits in the first host set
+    promoted: tuple[int, int] | None = None  # (step, type) of the open run promoted into it
+    lead_promoted = 0
     k = 0
     for p in range(n_pos):
         in_groups = []
@@ -575,7 +645,8 @@ def split_host(chain, tgrid, n_pos: int, profile: RuleProfile, types: RunTypes, 
             action = steps[k]
             for at in op_at:
                 action &= ~(15 << at)
-            action &= ~(1 << HOST_SHARE_AT)
+            action &= ~(1 << HOST_SHARE_AT) & ~(7 << HOST_PROMOTE_AT)
+            lifted = (steps[k] >> HOST_PROMOTE_AT) & 7  # an open run promoted into the host run
             used = (action >> X_AT) & 15
             ops = [(steps[k] >> at) & 15 for at in op_at]
             # the rack copies played here that count as each host run's rack item (one copy
@@ -601,11 +672,13 @@ def split_host(chain, tgrid, n_pos: int, profile: RuleProfile, types: RunTypes, 
                     continue
                 if op in (1, 2):  # the host run's tile: not one the other runs take
                     action -= 1 << X_AT
-                if op == 1:
+                if op == 1 or (f == 0 and lifted):
                     if run[f] is not None or made[f] is not None or joined[f] is not None:
                         return None
                     run[f] = (c, p, [])
-                    state[f] = (TYPE_A, 0, 0)
+                    state[f] = (TYPE_A, 0, 0) if op == 1 else (lifted - 1, 0, 0)
+                    if op != 1:
+                        promoted = (k, lifted - 1)
                 current = run[f]
                 if current is None or current[0] != c:
                     return None
@@ -652,12 +725,17 @@ def split_host(chain, tgrid, n_pos: int, profile: RuleProfile, types: RunTypes, 
             if lead < 0 or current[1] - lead < 0:
                 return None
             c, first, members = current
+            if f == 0 and promoted is not None:  # the jokers lead its open run's tiles (``decode``)
+                lead_promoted = lead
+                made[f] = current
+                continue
             leading = [(joker, geo.code_at(c, q + 1)) for q in range(first - lead, first)]
             made[f] = (c, first - lead, leading + members)
         elif made[f] is None and joined[f] is None and not (f == 1 and taken):
             return None  # a freed joker is in no set
     host_runs = tuple((tuple(t for t, _ in m[2]), tuple(fc for _, fc in m[2])) for m in made if m is not None)
-    return steps, HostMoves(host_runs, tuple(j for j in joined if j is not None), n_rj)
+    lifted_run = None if promoted is None else (*promoted, lead_promoted)
+    return steps, HostMoves(host_runs, tuple(j for j in joined if j is not None), n_rj, lifted_run)
 
 
 def _host_groups(

@@ -61,6 +61,7 @@ class HostFields(NamedTuple):
     second_at: int  # the second host field's first bit, or -1 (one freed joker)
     beats: np.ndarray  # (types, types) a host run of the first type beats one of the second (``host_beats``)
     rack_only: bool  # ``jokers.reuse: new_set``: a host set takes rack items only, one freed joker each
+    promote: bool  # one freed joker, not ``rack_only``: its host run starts at a rack item (``promoted_run``)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -127,6 +128,26 @@ def _host_move(
     if rack_jokers < 0 or rack_jokers > n_rj or not (freed or appended) or items + rack_jokers < 2:
         return -1, 0, 0, False
     return HOST_DONE, 0, appended, took
+
+
+PROMOTE_MOVES = (
+    3  # moves that promote an open run into the host run: a rack item, a rack joker, the freed joker
+)
+
+
+@numba.njit(cache=True, nogil=True)
+def promoted_run(c, kind, op, rack_here):
+    """An open run of colour ``c`` and type ``kind`` that becomes the host run at its first rack
+    item or the freed joker (``HostFields.promote``; ``op``: the kernel's op, 2 and above, of a
+    host field with no set yet): (the host field it would be with neither, the host move it
+    makes, ``_host_move``'s 2 a tile that is a rack item, 3 a rack joker, 4 the freed joker), the
+    move -1 where the tile is no rack item (``rack_here``). A run of table tiles alone is any
+    open run, so the host run need not be told apart from the others until then: a tracked pass
+    that started it at its first tile carried, per open run of table tiles, one state more."""
+    move = 2 + (op - 2) % PROMOTE_MOVES
+    if move == 2 and not rack_here:
+        return 0, -1
+    return run_field(HOST_ACTIVE + c * HOST_PER_COLOUR, kind, 0, 0), move
 
 
 def host_beats(after_tile, after_joker, closes, top_jokers) -> np.ndarray:

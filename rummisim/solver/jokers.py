@@ -26,40 +26,40 @@ play breaks a pin, the hosts are sets of the tiles outside the pins, which the D
 ``tracked_pins``). A joker
 choice that no table realises (two kept jokers at one face with no set for both) is skipped.
 
-The tracked host pass (``_tracked_host``). Where the host sets of one or two freed jokers are
-too many to list (``SearchOptions.max_host_solves``), or the listed ones cannot settle the
-choice, one pass tracks the set that holds each freed joker instead: the key gets a host field,
-before it exists the colours of the current value that put a rack copy in its groups, then the
-run it is (colour, run type, rack items 0..2, freed joker in it or not), then done
-(``host_fields._host_move``). A run takes a tile that counts as a rack item where a rack copy of that
-face is played at that step (copies of a face are interchangeable), a rack joker, or the freed
-joker (even where a tile of that face stays on the rack: the freed joker cannot move to another
-set); it closes as the host set with the freed joker and two rack items in it, jokers appended
-at its end if need be. The freed joker joins the groups of a value that hold rack copies of two
-colours (or one and a rack joker; ``decode._host_groups`` forms them). With a host set placed
-(``_guided``, or the listing's second level), the last one or two freed jokers' hosts are tracked
-at once: the placed set and the floor keep that pass small. Two freed jokers: a
-second host field, which starts only once the first has (the jokers are interchangeable); where
-both host runs take a tile of one face and one rack copy is played there, it counts for one of
-them (the action's share bit says which), and so where the first host run takes a tile of a face
-whose other copies go to the groups of the second, which counts their rack copies (0.3.2: one
-rack copy counted twice made plays ``validate_move`` refused); the first host run may take the
-second freed joker too (one set holding both); both may join the groups of one value, each in a
-group with two rack items (four in all: the host fields count the groups' rack copies, 0.3.3) or
-both in one group (a split of the value's tiles where one group holds two jokers and two tiles,
-``passes._pair_totals``); ``_host_groups`` finds the groups, else the play is refused. With three or
-more jokers in the search (a rack joker beside the freed ones) its runs go without per-run
-joker counts, a relaxation of ``max_per_set`` that is exact wherever its play is legal; and a
-decoding ``validate_move`` refuses is tried once more with the kept jokers put back outside the
-host runs (a host run may have counted a tile of a kept joker's face as its rack item). Where
-the pass decodes into a refused play or passes ``SearchOptions.max_tracked_states``, the search
-gives up (``GiveUp``). Under ``reuse: new_set`` (0.3.6) the same pass tracks a new set of the
-freed joker and rack items alone: a host run takes a tile only where a rack copy of its face is
-played there (``host_fields._host_move``'s ``rack_only``), each freed joker has a set of its own,
-and a host group is the freed joker beside rack copies and rack jokers (``decode._host_groups``).
-The host searches of a choice run no floor above its bound (their ``ceiling``: no legal play of
-the choice passes it; 0.3.5). Pure; no I/O.
-"""
+The tracked host pass (``_tracked_host``). Where the host sets of one or two freed jokers are too
+many to list (``SearchOptions.max_host_solves``), or the listed ones cannot settle the choice, one
+pass tracks the set that holds each freed joker instead: the key gets a host field, before it exists
+the colours of the current value that put a rack copy in its groups, then the run it is (colour, run
+type, rack items 0..2, freed joker in it or not), then done (``host_fields._host_move``); in an
+exact pass with one freed joker (not under ``reuse: new_set``) a run of table tiles stays among the
+open runs until its first rack item or the freed joker, where it is promoted into the host field
+(``host_fields.promoted_run``, 0.3.13). A run takes a tile that counts as a rack item where a rack
+copy of that face is played at that step (copies of a face are interchangeable), a rack joker, or
+the freed joker (even where a tile of that face stays on the rack: the freed joker cannot move to
+another set); it closes as the host set with the freed joker and two rack items in it, jokers
+appended at its end if need be. The freed joker joins the groups of a value that hold rack copies of
+two colours (or one and a rack joker; ``decode._host_groups`` forms them). With a host set placed
+(``_guided``, or the listing's second level), the last one or two freed jokers' hosts are tracked at
+once: the placed set and the floor keep that pass small. Two freed jokers: a second host field,
+which starts only once the first has (the jokers are interchangeable); where both host runs take a
+tile of one face and one rack copy is played there, it counts for one of them (the action's share
+bit says which), and so where the first host run takes a tile of a face whose other copies go to the
+groups of the second, which counts their rack copies (0.3.2: one rack copy counted twice made plays
+``validate_move`` refused); the first host run may take the second freed joker too (one set holding
+both); both may join the groups of one value, each in a group with two rack items (four in all: the
+host fields count the groups' rack copies, 0.3.3) or both in one group (a split of the value's tiles
+where one group holds two jokers and two tiles, ``passes._pair_totals``); ``_host_groups`` finds the
+groups, else the play is refused. With three or more jokers in the search (a rack joker beside the
+freed ones) its runs go without per-run joker counts, a relaxation of ``max_per_set`` that is exact
+wherever its play is legal; and a decoding ``validate_move`` refuses is tried once more with the
+kept jokers put back outside the host runs (a host run may have counted a tile of a kept joker's
+face as its rack item). Where the pass decodes into a refused play or passes
+``SearchOptions.max_tracked_states``, the search gives up (``GiveUp``). Under ``reuse: new_set``
+(0.3.6) the same pass tracks a new set of the freed joker and rack items alone: a host run takes a
+tile only where a rack copy of its face is played there (``host_fields._host_move``'s
+``rack_only``), each freed joker has a set of its own, and a host group is the freed joker beside
+rack copies and rack jokers (``decode._host_groups``). The host searches of a choice run no floor
+above its bound (their ``ceiling``: no legal play of the choice passes it; 0.3.5). Pure; no I/O."""
 
 from __future__ import annotations
 

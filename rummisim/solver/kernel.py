@@ -80,12 +80,14 @@ from rummisim.solver.host_fields import (
     HOST_ACTIVE,
     HOST_DONE,
     HOST_MASK,
+    PROMOTE_MOVES,
     _host_group_jokers,
     _host_move,
     _host_ops,
     _host_state,
     host_lead,
     host_run,
+    promoted_run,
     run_field,
 )
 from rummisim.solver.tables import (
@@ -95,6 +97,7 @@ from rummisim.solver.tables import (
     HOST2_OP_AT,
     HOST_GROUP_AT,
     HOST_OP_AT,
+    HOST_PROMOTE_AT,
     HOST_SHARE_AT,
     MAX_STATES,
     MIN_HASH_BITS,
@@ -195,7 +198,7 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
     wrapable, allow_group, n_jokers = grids.wrapable, grids.allow_group, grids.n_jokers
     moves, move_start, move_end = tables.moves, tables.move_start, tables.move_end
     group_jokers, final_jokers, needy = tables.group_jokers, tables.final_jokers, tables.needy
-    debt, pin_drop, pin_add = tables.debt, tables.pin_drop, tables.pin_add
+    debt, drop, pin_add = tables.debt, tables.drop, tables.pin_add
     width, jokers_at, n_at, m_at = tables.width, tables.jokers_at, tables.n_at, tables.m_at
     low_at, low_bits = tables.low_at, tables.low_bits
     keys, scores, parents, actions = buffers.keys, buffers.scores, buffers.parents, buffers.actions
@@ -221,6 +224,9 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
     prune_dead = pass_.prune and beam == 0  # (dead ends: see below)
     # two freed jokers: a host field before its set counts the rack copies in the groups too
     two = host is not None and host.second_at >= 0
+    # an exact pass promotes the host run out of the open runs (``host_fields.promoted_run``); a
+    # beam pass starts it at its first tile, whose states rank better (the probe finds more plays)
+    promote = host is not None and host.promote and beam == 0
     for p in range(n_pos):
         gp = gain[p]
         for c in range(n_col):
@@ -260,6 +266,8 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                 # except under ``rack_only``: one freed joker a set)
                 other = (h2state < HOST_DONE and not host.rack_only) if host is not None else False
                 n_ops = _host_ops(hstate, c, other) if host is not None else 1
+                if promote and hstate < HOST_DONE:
+                    n_ops += PROMOTE_MOVES * drop.shape[1]  # (``host_fields.promoted``)
                 n_ops2 = _host_ops(h2state, c, False) if host is not None else 1
                 n_share = 2 if n_ops2 > 1 else 1  # which host run a rack copy counts for
                 rem = n_jokers - used
@@ -292,10 +300,10 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                     s = s0
                     for _ in range(j_a):
                         if s >= 0:
-                            s = pin_drop[s, 0]
+                            s = drop[s, 0]
                     for _ in range(j_c):
                         if s >= 0:
-                            s = pin_drop[s, 1]
+                            s = drop[s, 1]
                     if s < 0:
                         continue
                     for x in range(x_lo, x_hi + 1):
@@ -326,6 +334,8 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                     op = ops // (n_ops2 * n_share)
                                     op2 = (ops // n_share) % n_ops2
                                     h_new = h_tile = h_jok = h2_new = 0
+                                    s_op = s  # the open runs that move here (less a promoted one)
+                                    promoted = 0  # the type of the run promoted, plus one
                                     if host is not None:
                                         rack_1 = rack_2 = x > t
                                         # both host runs take a tile of this face, or the first
@@ -341,16 +351,28 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                         # rack copies of this face the groups take: those the
                                         # host runs do not count
                                         copies = min(g, x - t)
+                                        h_from, h_op = hstate, op
+                                        if op >= 2 and hstate < HOST_DONE:
+                                            kind = (op - 2) // PROMOTE_MOVES
+                                            s_op = drop[s, kind]
+                                            if s_op < 0:
+                                                continue
+                                            promoted = kind + 1
+                                            h_from, h_op = promoted_run(c, kind, op, rack_1)
+                                            if h_op < 0:
+                                                continue
+                                        elif op == 1 and promote and not rack_1:
+                                            continue  # a table tile starts it: promoted later
                                         if op != memo_op or rack_1 != memo_rack:
                                             memo = _host_move(
-                                                hstate, op, c, rack_1, copies, host.n_rj, spare_tile,
+                                                h_from, h_op, c, rack_1, copies, host.n_rj, spare_tile,
                                                 host.after_tile, host.after_joker, host.closes,
                                                 other, two, host.rack_only,
                                             )  # fmt: skip
                                             memo_op = op
                                             memo_rack = rack_1
                                         h_new, h_tile, h_jok, took = memo
-                                        if op in (1, 2) and rack_1 and x > t:
+                                        if h_op in (1, 2) and rack_1 and x > t:
                                             copies = min(g, x - t - 1)
                                         if h_new < 0:
                                             continue
@@ -376,7 +398,7 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                     u = x - q - g - h_tile
                                     if u < 0:
                                         continue
-                                    for row in range(move_start[s, u], move_end[s, u]):
+                                    for row in range(move_start[s_op, u], move_end[s_op, u]):
                                         jokers = moves[row, 1]
                                         if jokers + h_jok + jg_need > rem or (jokers > 0 and spare_tile):
                                             break
@@ -399,6 +421,7 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                         action = moves[row, 2] | (x << X_AT) | (g << G_AT)
                                         action = action | (op << HOST_OP_AT) | (op2 << HOST2_OP_AT)
                                         action = action | ((ops % n_share) << HOST_SHARE_AT)
+                                        action = action | (promoted << HOST_PROMOTE_AT)
                                         made = _insert(
                                             nk, sc_x, i, action, keys, scores, parents, actions,
                                             count, hi, htab, hinfo,

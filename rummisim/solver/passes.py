@@ -574,9 +574,9 @@ def _host_fields(tab: _Tables, n_rj: int, profile: RuleProfile, freed: int) -> H
     second = at + HOST_BITS if freed == 2 else -1
     beats = _host_beats(tab.types)
     rack_only = profile.jokers.reuse == "new_set"
-    return HostFields(
-        at, n_rj, after_tile, after_joker, closes, top_jokers, totals, pairs, second, beats, rack_only
-    )  # fmt: skip
+    promote = freed == 1 and not rack_only
+    arrays = (after_tile, after_joker, closes, top_jokers, totals, pairs)
+    return HostFields(at, n_rj, *arrays, second, beats, rack_only, promote)
 
 
 @lru_cache(maxsize=16)

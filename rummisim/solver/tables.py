@@ -62,7 +62,8 @@ class KernelTables(NamedTuple):
     final_jokers: np.ndarray  # (states,) leading jokers that close its runs at the end; -1: none
     debt: np.ndarray  # (states,) items its open runs still need (the beam's ranking)
     needy: np.ndarray  # (states,) its open runs that must take an item (tile or joker) next
-    pin_drop: np.ndarray  # (states, 2) it less one run of type A / C (that joins a pin); -1: none
+    drop: np.ndarray  # (states, types) it less one run of that type (that joins a pin, or becomes
+    # the tracked host run: ``host_fields.HostFields.promote``); -1: none
     pin_add: np.ndarray  # (states,) it plus one valid run E (a pinned run ends); -1: too many
     # the key: per colour its state (colour ``c`` at bit ``c * width``), then the jokers placed
     # so far (3 bits), the tiles of the current value set aside for groups (``n_bits``), the
@@ -159,17 +160,18 @@ def _tables(profile: RuleProfile, copies: int, n_jokers: int, relax_cap: bool = 
     needy = np.array(
         [sum(c for k, c in enumerate(counts) if types.debt[k]) for counts in index], dtype=np.int64
     )
+    drop = np.full((len(index), types.n), -1, dtype=np.int64)
+    for counts, s in index.items():
+        for kind in range(types.n):
+            if counts[kind]:
+                less = list(counts)
+                less[kind] -= 1
+                drop[s, kind] = index[tuple(less)]
     # pins (untracked types only: a pinned run needs no per-run joker count there)
-    pin_drop = np.full((len(index), 2), -1, dtype=np.int64)
     pin_add = np.full(len(index), -1, dtype=np.int64)
     if "C" in types.names:
-        kind_a, kind_c, kind_e = (types.names.index(name) for name in ("A", "C", "E"))
+        kind_e = types.names.index("E")
         for counts, s in index.items():
-            for col, kind in enumerate((kind_a, kind_c)):
-                if counts[kind]:
-                    less = list(counts)
-                    less[kind] -= 1
-                    pin_drop[s, col] = index[tuple(less)]
             more = list(counts)
             more[kind_e] += 1
             pin_add[s] = index.get(tuple(more), -1)
@@ -193,10 +195,10 @@ def _tables(profile: RuleProfile, copies: int, n_jokers: int, relax_cap: bool = 
     key_bits = low_at + (ts.colours * low_bits if profile.wrap else 0)
     if key_bits > MAX_KEY_BITS:
         return None
-    for arr in (dec, final_jokers, debt, needy, move_start, move_end, moves, group_jokers, pin_drop, pin_add):
+    for arr in (dec, final_jokers, debt, needy, move_start, move_end, moves, group_jokers, drop, pin_add):
         arr.setflags(write=False)
     kernel = KernelTables(
-        move_start, move_end, moves, group_jokers, final_jokers, debt, needy, pin_drop, pin_add,
+        move_start, move_end, moves, group_jokers, final_jokers, debt, needy, drop, pin_add,
         width, jokers_at, n_at, m_at, low_at, low_bits, n_bits, m_bits,
     )  # fmt: skip
     return _Tables(types, max_runs, dec, kernel)
@@ -232,6 +234,9 @@ HOST2_GROUP_AT = 9
 
 
 HOST_SHARE_AT = 39  # set where one rack copy of a face both host runs take counts for the second
+
+
+HOST_PROMOTE_AT = 36  # a colour step's open run that becomes the host run (its type plus one, 3 bits)
 
 
 TYPE_A = 0  # a run of one tile; every run starts so
