@@ -9,12 +9,13 @@ host run at its first tile, in fewer states, and legal plays from both decoders.
 from __future__ import annotations
 
 import pytest
+from strategies import variant_profile
 
 import rummisim.solver.decode as decode
 import rummisim.solver.passes as passes
 from rummisim import load_profile, parse_table, parse_tiles
 from rummisim.moves import validate_move
-from rummisim.solver import placed_value, solve
+from rummisim.solver import SearchOptions, placed_value, solve
 from rummisim.solver.milp import solve_milp
 
 # (profile, table, rack): game positions (benchmarks/positions: guide-strict-joker greedy #206,
@@ -100,3 +101,22 @@ def test_the_promoted_run_leads_the_host_run():
     # the open run must end right before the host run's first tile, and room for leading jokers
     assert decode._promoted([r[10]], [r[10]], 10, host, 0, codes, joker) is None
     assert decode._promoted([r[1]], [r[1]], 1, ([r[2]], [r[2]]), 1, codes, joker) is None
+
+
+def test_a_promoted_run_of_two_items_takes_the_freed_joker(monkeypatch):
+    # fuzz seed 43301 (``--tracked-only``), draw 444: the host run is the open run K6 K7 (type C)
+    # promoted at 8 by the freed joker. The action word stored the kernel's loop index (7) as the
+    # host move, which ``split_host`` read as a close: the decoding failed (``GiveUp.DECODE``, 4
+    # tiles where 5 fit) until the action stored the host move itself (4, the freed joker).
+    profile = variant_profile("standard+open30-any-jrep-touch")
+    table = parse_table("K4 K5 K6 K7 J(K8) J(K9) | R3 R4 R5 R6 R7 R8", profile)
+    rack = parse_tiles("K5 K7 K8 K9 R9 O6", profile)
+    seen = _spy_promoted(monkeypatch)
+    listed_none = SearchOptions(max_host_solves=0, new_set_solves=0, pair_host_solves=0)
+    found = solve(rack, table, profile, budget=None, options=listed_none)
+    assert found.method == "dp" and found.proven
+    assert (found.tiles_placed, found.value_placed) == (5, 39)
+    validate_move(profile, table, rack, found.table, found.played, opened=True)
+    ref = solve_milp(rack, table, profile, initial=False, objective="tiles", rearrange=True)
+    assert len(ref.played) == 5
+    assert seen and all(out is not None for _, out in seen)

@@ -334,6 +334,7 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                     op = ops // (n_ops2 * n_share)
                                     op2 = (ops // n_share) % n_ops2
                                     h_new = h_tile = h_jok = h2_new = 0
+                                    h_op = op  # the first host field's move (``_host_move``)
                                     s_op = s  # the open runs that move here (less a promoted one)
                                     promoted = 0  # the type of the run promoted, plus one
                                     if host is not None:
@@ -351,7 +352,7 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                         # rack copies of this face the groups take: those the
                                         # host runs do not count
                                         copies = min(g, x - t)
-                                        h_from, h_op = hstate, op
+                                        h_from = hstate
                                         if op >= 2 and hstate < HOST_DONE:
                                             kind = (op - 2) // PROMOTE_MOVES
                                             s_op = drop[s, kind]
@@ -419,7 +420,7 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                             if host.second_at >= 0:
                                                 nk = nk | (h2_new << host.second_at)
                                         action = moves[row, 2] | (x << X_AT) | (g << G_AT)
-                                        action = action | (op << HOST_OP_AT) | (op2 << HOST2_OP_AT)
+                                        action = action | (h_op << HOST_OP_AT) | (op2 << HOST2_OP_AT)
                                         action = action | ((ops % n_share) << HOST_SHARE_AT)
                                         action = action | (promoted << HOST_PROMOTE_AT)
                                         made = _insert(
