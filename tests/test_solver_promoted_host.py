@@ -3,7 +3,7 @@
 An exact tracked pass of one freed joker leaves a run of table tiles among the open runs until
 its first rack item or the freed joker, and promotes it into the host field there; the decoders
 (``decode._replay`` without pins, ``_decode_pinned`` with them) hand that run's tiles to the host
-run (``decode._promoted``). These tests pin the claim: the same optimum as a pass that starts the
+run (``decode._host_runs``). These tests pin the claim: the same optimum as a pass that starts the
 host run at its first tile, in fewer states, and legal plays from both decoders."""
 
 from __future__ import annotations
@@ -92,15 +92,23 @@ def test_the_promoted_run_leads_the_host_run():
     r = [codes[v] for v in range(14)]
     joker = ts.joker
     host = ([r[13]], [r[13]])  # the host run's own tiles from R13 on
+
+    def promoted(tiles, faces, first, host_run, lead):
+        """``decode._host_runs``'s first run: the open run (``tiles``, ``faces`` from ``first``)
+        in front of ``host_run``, closed with ``lead`` leading jokers; None where they do not meet."""
+        moves = decode.HostMoves((host_run,), (), 0, (0, 0, lead))
+        runs = decode._host_runs(moves, (tiles, faces, first), profile)
+        return None if runs is None else runs[0]
+
     # the open run R11 R12 (first position 11) promoted at 13: R11 R12 R13
-    tiles, faces = decode._promoted([r[11], r[12]], [r[11], r[12]], 11, host, 0, codes, joker)
+    tiles, faces = promoted([r[11], r[12]], [r[11], r[12]], 11, host, 0)
     assert (tiles, faces) == ([r[11], r[12], r[13]], [r[11], r[12], r[13]])
     # closed at the top with a leading joker before the open run's first tile: J R12 R13
-    tiles, faces = decode._promoted([r[12]], [r[12]], 12, host, 1, codes, joker)
+    tiles, faces = promoted([r[12]], [r[12]], 12, host, 1)
     assert (tiles, faces) == ([joker, r[12], r[13]], [r[11], r[12], r[13]])
     # the open run must end right before the host run's first tile, and room for leading jokers
-    assert decode._promoted([r[10]], [r[10]], 10, host, 0, codes, joker) is None
-    assert decode._promoted([r[1]], [r[1]], 1, ([r[2]], [r[2]]), 1, codes, joker) is None
+    assert promoted([r[10]], [r[10]], 10, host, 0) is None
+    assert promoted([r[1]], [r[1]], 1, ([r[2]], [r[2]]), 1) is None
 
 
 def test_a_promoted_run_of_two_items_takes_the_freed_joker(monkeypatch):

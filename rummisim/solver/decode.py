@@ -146,9 +146,9 @@ def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple
     steps = np.asarray(chain, dtype=np.int64)
     if steps.shape[0] != n_pos * (C + 1):
         return None
-    arrays = type_arrays(types)
-    lift = host.promoted if host is not None and host.promoted is not None else (-1, 0, 0)
-    out = _replay(steps, n_pos, C, *arrays, *lift[:2])
+    after_tile, after_joker, closes, top_jokers = type_arrays(types)
+    lift_at, lift_kind, _ = _lift_of(host)
+    out = _replay(steps, n_pos, C, after_tile, after_joker, closes, top_jokers, lift_at, lift_kind)
     if out is None:
         return None
     colour, start, length, jokers, at, to_groups, group_jokers, lifted = (a.tolist() for a in out)
@@ -167,31 +167,43 @@ def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple
             return None
         groups.extend(formed)
     if host is not None:
-        host_runs = [(list(tiles), list(faces)) for tiles, faces in host.runs]
+        prefix = None
         if host.promoted is not None:
             first, n, mask = lifted
             if n == 0:
                 return None
-            codes_c = codes[ts.colour_of(host_runs[0][1][0])]
-            faces = list(codes_c[first : first + n])
-            tiles = [joker if mask >> i & 1 else f for i, f in enumerate(faces)]
-            merged = _promoted(tiles, faces, first, host_runs[0], host.promoted[2], codes_c, joker)
-            if merged is None:
-                return None
-            host_runs[0] = merged
+            faces = list(codes[ts.colour_of(host.runs[0][1][0])][first : first + n])
+            prefix = ([joker if mask >> i & 1 else f for i, f in enumerate(faces)], faces, first)
+        host_runs = _host_runs(host, prefix, profile)
+        if host_runs is None:
+            return None
         runs.extend(host_runs)
     return runs, groups
 
 
-def _promoted(tiles, faces, first: int, host_run, lead: int, codes_c, joker: int):
-    """The host run promoted out of the open runs (``HostMoves.promoted``): the open run's
-    ``tiles`` and ``faces`` (its first position ``first``, 1-based), then the host run's own,
-    with ``lead`` jokers before them where it closed so at the top; None where they do not meet."""
+def _lift_of(host) -> tuple[int, int, int]:
+    """``HostMoves.promoted`` of a decoding's ``host``: (step, type, leading jokers), the step -1
+    where no open run was promoted into the host run."""
+    return host.promoted if host is not None and host.promoted is not None else (-1, 0, 0)
+
+
+def _host_runs(host, prefix, profile: RuleProfile):
+    """The tracked host runs as (tiles, faces) lists; with ``prefix`` (the open run promoted into
+    the first, ``HostMoves.promoted``: its tiles, faces and first position, 1-based), that run's
+    tiles first, then the host run's own, with the leading jokers it closed with at the top
+    before them; None where the two do not meet."""
+    runs = [(list(tiles), list(faces)) for tiles, faces in host.runs]
+    if prefix is None:
+        return runs
+    tiles, faces, first = prefix
+    lead = host.promoted[2]
+    codes_c = _codes(profile)[profile.tileset.colour_of(runs[0][1][0])]
     end = first + len(faces)
-    if end >= len(codes_c) or codes_c[end] != host_run[1][0] or first - lead < 1:
+    if end >= len(codes_c) or codes_c[end] != runs[0][1][0] or first - lead < 1:
         return None
     leading = [codes_c[q] for q in range(first - lead, first)]
-    return [joker] * lead + tiles + host_run[0], leading + faces + host_run[1]
+    runs[0] = ([profile.tileset.joker] * lead + tiles + runs[0][0], leading + faces + runs[0][1])
+    return runs
 
 
 def _value_groups(tiles: list[int], jokers: int, p: int, host, profile: RuleProfile):
@@ -379,7 +391,7 @@ def _decode_pinned(
     pin_at: dict[int, tuple[int, int, bool]] = {}  # id of a pinned run's tiles -> (pin's index,
     # length, grows on)
     kind_e = types.names.index("E") if "E" in types.names else -1
-    lift = host.promoted if host is not None and host.promoted is not None else (-1, 0, 0)
+    lift_at, lift_kind, _ = _lift_of(host)
     lifted: _Run | None = None  # the open run promoted into the host run
     k = 0
     for p in range(n_pos):
@@ -387,8 +399,8 @@ def _decode_pinned(
         group_tiles: list[int] = []
         for c in range(C):
             action = chain[k]
-            if k == lift[0]:
-                lifted = next((run for run in open_runs[c] if run.kind == lift[1]), None)
+            if k == lift_at:
+                lifted = next((run for run in open_runs[c] if run.kind == lift_kind), None)
                 if lifted is None:
                     return None
                 open_runs[c].remove(lifted)
@@ -475,14 +487,10 @@ def _decode_pinned(
                 return None
             groups.extend(formed)
     if host is not None:
-        host_runs = [(list(tiles), list(faces)) for tiles, faces in host.runs]
-        if lifted is not None:
-            codes_c = _codes(profile)[ts.colour_of(host_runs[0][1][0])]
-            first = lifted.start
-            merged = _promoted(lifted.tiles, lifted.faces, first, host_runs[0], lift[2], codes_c, joker)
-            if merged is None:
-                return None
-            host_runs[0] = merged
+        prefix = None if lifted is None else (lifted.tiles, lifted.faces, lifted.start)
+        host_runs = _host_runs(host, prefix, profile)
+        if host_runs is None:
+            return None
         runs.extend(host_runs)
     # at the last position a run short of a set closes with leading jokers (J 12 13, J J 13)
     for c in range(C):

@@ -130,9 +130,8 @@ def _host_move(
     return HOST_DONE, 0, appended, took
 
 
-PROMOTE_MOVES = (
-    3  # moves that promote an open run into the host run: a rack item, a rack joker, the freed joker
-)
+# the moves that promote an open run into the host run: a rack item, a rack joker, the freed joker
+PROMOTE_MOVES = 3
 
 
 @numba.njit(cache=True, nogil=True)
