@@ -24,8 +24,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from functools import partial
+from functools import lru_cache, partial
 from itertools import combinations, permutations, product
+from math import perm
 
 import numpy as np
 
@@ -33,6 +34,7 @@ from rummisim.geometry import RunGeometry, run_geometry
 from rummisim.profile import RuleProfile
 from rummisim.rules.errors import IllegalMove
 from rummisim.rules.sets import MIN_NUMBERED_TILES, Meld, is_valid_meld_parts, make_meld
+from rummisim.tiles import TileSet
 
 # ----- joker assignment ----------------------------------------------------------------
 
@@ -115,11 +117,18 @@ def _fill_run(shape: list[int], positions: list[int], geo: RunGeometry, colour: 
 
 def joker_acceptable(profile: RuleProfile, meld: Meld, face: int) -> frozenset[int]:
     """Faces a table joker may keep, and tiles that may free it."""
-    ts = profile.tileset
-    numbered = [t for t in meld.tiles if t != ts.joker]
+    any_colour = profile.jokers.group_any_missing_colour
+    return _acceptable(profile.tileset, any_colour, meld.tiles, meld.faces, face)
+
+
+@lru_cache(maxsize=1 << 12)
+def _acceptable(ts: TileSet, any_colour: bool, tiles, faces, face: int) -> frozenset[int]:
+    """``joker_acceptable`` of the set ``tiles`` at ``faces`` (cached: every check of a move
+    asks it for each table joker)."""
+    numbered = [t for t in tiles if t != ts.joker]
     value = ts.value_of(face)
-    is_group = all(ts.value_of(f) == value for f in meld.faces)
-    if is_group and profile.jokers.group_any_missing_colour:
+    is_group = all(ts.value_of(f) == value for f in faces)
+    if is_group and any_colour:
         present = {ts.colour_of(t) for t in numbered}
         return frozenset(ts.code(c, value) for c in range(ts.colours) if c not in present)
     return frozenset((face,))
@@ -148,12 +157,25 @@ def check_table_jokers(profile, table, new_table, played_counts, *, allow_free: 
     slots = [
         (j, face)
         for j, m in enumerate(new_table)
+        if joker in m.tiles
         for t, face in zip(m.tiles, m.faces, strict=True)
         if t == joker
     ]
     reasons: list[str] = []
     opening_short = False
-    for mapping in permutations(range(len(slots)), len(old)):
+    mappings: Iterable[tuple[int, ...]] = permutations(range(len(slots)), len(old))
+    if locked and not strict_sets:
+        # a joker at a face it may not keep must be freed by a played tile of its face (or
+        # colours): where none is played, every assignment that puts it there is refused
+        # (``_try_freed``), and is left out; the order of the others is kept
+        fits = [
+            [s for s, (_, face) in enumerate(slots) if face in ok or any(played_counts[c] for c in ok)]
+            for _, _, ok in old
+        ]
+        mappings = list(_injective(fits))
+        if len(mappings) < perm(len(slots), len(old)):
+            reasons.append(_REASON_ORDER[2 if allow_free else 1])
+    for mapping in mappings:
         opening = None
         if accept is not None:
             opening = partial(accept, frozenset(slots[m][0] for m in mapping))
@@ -177,6 +199,17 @@ def check_table_jokers(profile, table, new_table, played_counts, *, allow_free: 
         )
     priority = sorted(set(reasons), key=lambda r: _REASON_ORDER.index(r))
     raise IllegalMove("joker_rule", priority[0] if priority else "table jokers are unaccounted for")
+
+
+def _injective(fits: list[list[int]], taken: tuple[int, ...] = ()):
+    """Each injective choice of one item of ``fits[k]`` for each ``k``, in lexicographic order
+    (``itertools.permutations`` of those that fit)."""
+    if len(taken) == len(fits):
+        yield taken
+        return
+    for s in fits[len(taken)]:
+        if s not in taken:
+            yield from _injective(fits, (*taken, s))
 
 
 _REASON_ORDER = [
@@ -244,42 +277,42 @@ def _try_freed(
         return 0 if opening is None or opening() else OPENING_SHORT
     if not allow_free:
         return _REASON_ORDER[1]
+    # the freeing choices the played tiles cover (one tile of its face or colours per freed joker);
+    # none: no freed joker can be retrieved this way
+    choices = [
+        freeing
+        for freeing in product(*(sorted(old[k][2]) for k in freed))
+        if all(played_counts[c] >= freeing.count(c) for c in set(freeing))
+    ]
+    if not choices:
+        return _REASON_ORDER[2]
     rack_jokers = set(range(len(slots))) - set(mapping)
     short = False
     # the freed jokers' sets, and under ``new_set`` the played tiles they take: the same for
     # every choice of freeing tiles
     freed_hosts = sorted({slots[mapping[k]][0] for k in freed})
-    choices: Iterable[tuple[int, ...]] = product(*(sorted(old[k][2]) for k in freed))
     need = None
     if profile.jokers.reuse == "new_set":
         need = _new_set_needs(ts, new_table, [slots[mapping[k]][0] for k in freed], slots, mapping)
         if need is None:
-            choices = ()  # a freed joker's set is not a new one: no freeing choice can do
+            choices = []  # a freed joker's set is not a new one: no freeing choice can do
     for freeing in choices:
-        use = Counter(freeing)
-        if any(played_counts[c] < cnt for c, cnt in use.items()):
-            continue
         supply = played_counts.copy()
-        for c, cnt in use.items():
-            supply[c] -= cnt
+        for c in freeing:
+            supply[c] -= 1
         if profile.jokers.reuse == "any":
             fits = partial(_spare_supply, supply)
         elif need is not None:
             fits = partial(_spare_supply, supply - need)
         else:
             fits = partial(_spare_hosts, ts, new_table, freed_hosts, supply, slots, rack_jokers)
-        if not fits(np.zeros_like(supply)):
+        if not fits(None):
             continue
         if opening is None or opening(fits):
             return len(freed)
         short = True
     if short:
         return OPENING_SHORT
-    if not any(
-        all(played_counts[c] >= cnt for c, cnt in Counter(f).items())
-        for f in product(*(sorted(old[k][2]) for k in freed))
-    ):
-        return _REASON_ORDER[2]
     return _REASON_ORDER[4] if profile.jokers.reuse == "new_set" else _REASON_ORDER[3]
 
 
@@ -291,25 +324,23 @@ def _new_set_needs(ts, new_table, hosts, slots, mapping) -> np.ndarray | None:
     by the caller's supply)."""
     if len(set(hosts)) != len(hosts):
         return None  # two freed jokers in one set: the second is not a rack tile
-    table_joker_sets = Counter(slots[m][0] for m in mapping)
-    need = np.zeros(ts.n_codes, dtype=np.int64)
-    for h in hosts:
-        if table_joker_sets[h] != 1:
-            return None
-        need += ts.counts(new_table[h].tiles)
-        need[ts.joker] -= 1  # the freed joker itself
+    table_joker_sets = [slots[m][0] for m in mapping]
+    if any(table_joker_sets.count(h) != 1 for h in hosts):
+        return None
+    need = ts.counts([t for h in hosts for t in new_table[h].tiles])
+    need[ts.joker] -= len(hosts)  # the freed jokers themselves
     return need
 
 
 def _spare_supply(supply, used) -> bool:
-    """The played tiles ``used`` elsewhere leave the freeing tiles (``supply`` is what is left
-    after them)."""
-    return bool(np.all(supply - used >= 0))
+    """The played tiles ``used`` elsewhere (``None``: none) leave the freeing tiles (``supply`` is
+    what is left after them)."""
+    return bool((supply if used is None else supply - used).min() >= 0)
 
 
 def _spare_hosts(ts, new_table, hosts, supply, slots, rack_jokers, used) -> bool:
     """As ``_spare_supply``, and the retrieved jokers' sets still get two rack tiles each."""
-    left = supply - used
+    left = supply if used is None else supply - used
     return bool(np.all(left >= 0)) and _hosts_have_rack_tiles(ts, new_table, hosts, left, slots, rack_jokers)
 
 
