@@ -48,6 +48,8 @@ def freed_joker_hosts(
     joker = profile.tileset.joker
     if rack_counts[joker] > 1:
         return None
+    # (lists: this enumeration reads the counts tens of thousands of times, a numpy scalar each)
+    table_counts, rack_counts = table_counts.tolist(), rack_counts.tolist()
     found: dict[tuple, Host] = {}
 
     def add(codes, joker_faces, rack_joker: bool) -> None:
