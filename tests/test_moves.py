@@ -207,6 +207,28 @@ def test_the_replacing_tile_does_not_count_toward_the_two(standard):
     check(standard, "R4 R5 J(R6)", "R6 R7 R9", "R4 R5 R6 R7 J(R8) R9", "R6 R7 R9")
 
 
+def test_two_locked_jokers_each_judged_under_every_placement(standard):
+    # two table jokers change places: each stands for another tile now, so both must be freed
+    old = "R4 R5 J(R6) | K7 J(K8) K9"
+    new = "R4 R5 R6 | K7 K8 K9 | K1 K2 J(K3) | O1 O2 J(O3)"
+    result = check(standard, old, "R6 K8 K1 K2 O1 O2", new, "R6 K8 K1 K2 O1 O2")
+    assert result.jokers_freed == 2
+    # one freeing tile played: under either placement a joker stands for another tile without
+    # its replacement (R6 is not played), and that is the reason given
+    msg = rejects(
+        "joker_rule", standard, old, "K8 K1 K2 O1", "J(R3) R4 R5 | K7 K8 K9 | K1 K2 J(K3)", "K8 K1 K2"
+    )
+    assert "matching rack tile" in msg
+    # the joker that keeps its tile may stay where it is
+    check(standard, old, "K8 K1 K2 O1", "R4 R5 J(R6) | K7 K8 K9 | K1 K2 J(K3)", "K8 K1 K2")
+    # both freed, but one reused beside a single rack tile
+    msg = rejects(
+        "joker_rule", standard, old + " | B5 B6 B7", "R6 K8 K1 K2 B8",
+        "R4 R5 R6 | K7 K8 K9 | K1 K2 J(K3) | B5 B6 B7 B8 J(B9)", "R6 K8 K1 K2 B8",
+    )  # fmt: skip
+    assert "two other tiles from the rack" in msg
+
+
 def test_group_joker_freed_by_either_missing_colour(standard):
     old, rack, new, played = "K5 O5 J(B5)", "R5 K1 K2", "K5 O5 R5 | K1 K2 J(K3)", "R5 K1 K2"
     assert check(standard, old, rack, new, played).jokers_freed == 1
