@@ -1,6 +1,7 @@
 """Record the search positions of seeded games: the position sets ``positions_speed.py`` times.
 
     python benchmarks/record_positions.py [--games 24] [--per-set 240] [--profile NAME ...] [--no-budget]
+        [--dry-run]
 
 For every built-in profile (or the ``--profile`` subset) and every lineup of ``LINEUPS``, it
 plays seeds ``0..games-1`` with the profile as shipped (its search budget on), and records
@@ -19,6 +20,9 @@ program encodes). ``--give-ups FILE`` also writes each exact search that gave up
 ``--no-budget`` plays every profile without its search budget (``time_limit.search_budget:
 null``, every search exact) and only counts: it writes no set (the committed sets come from the
 games as shipped), so it measures how often the exact search gives up in each lineup's play.
+``--dry-run`` plays the games as shipped and prints the same counts, but writes no set either: the
+committed sets stay the inputs of ``positions_speed.py`` (a new version's games search other
+positions where ties between plays of one score fall the other way).
 
 The sets are committed, so that the timings are taken on the same positions from run to run;
 re-record them (this script) when the bots or the rules change what gets searched.
@@ -117,6 +121,7 @@ def main() -> int:
     parser.add_argument("--lineup", action="append", default=None, choices=sorted(LINEUPS))
     parser.add_argument("--give-ups", type=Path, default=None, help="write the exact searches that gave up")
     parser.add_argument("--no-budget", action="store_true", help="play without search budgets; write no sets")
+    parser.add_argument("--dry-run", action="store_true", help="play as shipped and count; write no sets")
     args = parser.parse_args()
     names = chosen_profiles(parser, args.profile)
     lineups = args.lineup or list(LINEUPS)
@@ -161,7 +166,7 @@ def main() -> int:
             took = time.perf_counter() - start
             rng = np.random.default_rng([args.games, len(seen)])
             kept = spread(seen, args.per_set, rng)
-            if not args.no_budget:
+            if not (args.no_budget or args.dry_run):
                 path = OUT / f"{name}--{lineup}.jsonl"
                 path.write_text("".join(json.dumps(p, sort_keys=True) + "\n" for p in kept))
             sizes = [len(p["rack"].split()) for p in kept]
