@@ -23,10 +23,8 @@ grow: all its tiles stay together. Jokers from the rack may go anywhere.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 from functools import lru_cache, partial
 from itertools import combinations, permutations, product
-from math import perm
 
 import numpy as np
 
@@ -163,19 +161,19 @@ def check_table_jokers(profile, table, new_table, played_counts, *, allow_free: 
     ]
     reasons: list[str] = []
     opening_short = False
-    mappings: Iterable[tuple[int, ...]] = permutations(range(len(slots)), len(old))
-    if locked and not strict_sets:
-        # a joker at a face it may not keep must be freed by a played tile of its face (or
-        # colours): where none is played, every assignment that puts it there is refused
-        # (``_try_freed``), and is left out; the order of the others is kept
-        fits = [
-            [s for s, (_, face) in enumerate(slots) if face in ok or any(played_counts[c] for c in ok)]
-            for _, _, ok in old
-        ]
-        mappings = list(_injective(fits))
-        if len(mappings) < perm(len(slots), len(old)):
+    # a locked joker at a face it may not keep must be freed by a played tile of its face (or
+    # colours): where none is played, every assignment that puts it there is refused
+    # (``_try_freed``) without being tried
+    everywhere = range(len(slots))
+    fits = [
+        everywhere if not locked or strict_sets or any(played_counts[c] for c in ok) else
+        {s for s, (_, f) in enumerate(slots) if f in ok}
+        for _, _, ok in old
+    ]  # fmt: skip
+    for mapping in permutations(everywhere, len(old)):
+        if any(s not in fit for s, fit in zip(mapping, fits, strict=True)):
             reasons.append(_REASON_ORDER[2 if allow_free else 1])
-    for mapping in mappings:
+            continue
         opening = None
         if accept is not None:
             opening = partial(accept, frozenset(slots[m][0] for m in mapping))
@@ -199,17 +197,6 @@ def check_table_jokers(profile, table, new_table, played_counts, *, allow_free: 
         )
     priority = sorted(set(reasons), key=lambda r: _REASON_ORDER.index(r))
     raise IllegalMove("joker_rule", priority[0] if priority else "table jokers are unaccounted for")
-
-
-def _injective(fits: list[list[int]], taken: tuple[int, ...] = ()):
-    """Each injective choice of one item of ``fits[k]`` for each ``k``, in lexicographic order
-    (``itertools.permutations`` of those that fit)."""
-    if len(taken) == len(fits):
-        yield taken
-        return
-    for s in fits[len(taken)]:
-        if s not in taken:
-            yield from _injective(fits, (*taken, s))
 
 
 _REASON_ORDER = [
