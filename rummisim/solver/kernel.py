@@ -179,20 +179,20 @@ def _insert(key, score, parent, action, keys, scores, parents, actions, count, s
 @numba.njit(cache=True, nogil=True)
 def _kernel(grids, tables, buffers, pass_, pins, host):
     """Run the DP over the position ``grids`` (``passes.Grids``) with the profile's ``tables``
-        (``tables.KernelTables``), its states in ``buffers`` (``Buffers``), under the floor, budget
-        and beam of ``pass_`` (``passes.Pass``), with ``pins`` (``pins.PinGrids``) and ``host``
-        (``HostFields``, or None: a kernel compiled without the host code). Returns (index of the
-        best final state, NO_STATE, OVERFLOW or OVER_BUDGET; states created; whether the pass was
+    (``tables.KernelTables``), its states in ``buffers`` (``Buffers``), under the floor, budget
+    and beam of ``pass_`` (``passes.Pass``), with ``pins`` (``pins.PinGrids``) and ``host``
+    (``HostFields``, or None: a kernel compiled without the host code). Returns (index of the
+    best final state, NO_STATE, OVERFLOW or OVER_BUDGET; states created; whether the pass was
     exact: no beam, or a beam that dropped no state). Every state kept can
-        still reach ``pass_.bound``, so the best final state of an exact pass is the optimum whenever
-        the optimum is at least ``bound``; otherwise the answer is NO_STATE. A beam pass keeps,
-        after each step, only the ``beam`` best states (stable order: ties by creation), copied in
-        score order behind the step, so its play is legal but not proven best.
+    still reach ``pass_.bound``, so the best final state of an exact pass is the optimum whenever
+    the optimum is at least ``bound``; otherwise the answer is NO_STATE. A beam pass keeps,
+    after each step, only the ``beam`` best states (stable order: ties by creation), copied in
+    score order behind the step, so its play is legal but not proven best.
 
-        Pins: where pinned runs start, up to that many open runs of type A or C join them (they
-        are taken out of the colour state, not extended); where pinned runs end, they come back
-        as valid runs after the step's moves; where pinned groups lack the face, up to that many
-        of the tiles used go to them."""
+    Pins: where pinned runs start, up to that many open runs of type A or C join them (they
+    are taken out of the colour state, not extended); where pinned runs end, they come back
+    as valid runs after the step's moves; where pinned groups lack the face, up to that many
+    of the tiles used go to them."""
     # the fields the loops read, as locals (an array read from a record in a loop would be
     # counted in and out of use each time)
     tcnt, rcnt, gain = grids.table, grids.rack, grids.gain
