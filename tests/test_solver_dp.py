@@ -3,6 +3,8 @@ on seeded positions from simulated games (tables from empty to ~80 tiles, racks 
 
 from __future__ import annotations
 
+from itertools import product
+
 import numpy as np
 import pytest
 from helpers import POLISH_KEPT_JOKERS_PAST_THE_CAP, with_overrides
@@ -13,7 +15,9 @@ from rummisim import load_profile, parse_table, parse_tiles
 from rummisim.moves import validate_move
 from rummisim.solver import GiveUp, SearchOptions, placed_value, reference_solve, solve
 from rummisim.solver.dp import solve_dp, solve_dp_opening
+from rummisim.solver.kernel import _groups_ahead
 from rummisim.solver.milp import solve_milp
+from rummisim.solver.tables import _tables
 
 
 def free(base: str):
@@ -386,3 +390,25 @@ def test_dead_end_states_change_no_answer(pos):
     if pruned.method == whole.method == "dp":  # (a search past a limit without it may go elsewhere)
         assert (pruned.played, pruned.table) == (whole.played, whole.table)
         assert pruned.nodes <= whole.nodes
+
+
+def test_groups_ahead_is_the_fewest_jokers_over_what_later_colours_may_add():
+    """An exact pass leaves out, at each colour step, a state whose tiles set aside for this
+    value's groups no later colour of the value can complete within the jokers left
+    (``kernel._groups_ahead``): the fewest jokers over every count the later colours may add."""
+    gj = _tables(load_profile("standard"), 2, 2, False).kernel.group_jokers
+    none = np.zeros(4, dtype=np.int64)
+    assert _groups_ahead(gj, 2, 1, none, 4) == 1  # two colours: a joker makes the third
+    assert _groups_ahead(gj, 2, 1, np.array([0, 0, 1, 1]), 2) == 0  # a later colour may
+    assert _groups_ahead(gj, 2, 2, none, 4) == -1  # two copies of one colour: no groups
+    assert _groups_ahead(gj, 2, 2, np.array([0, 0, 2, 2]), 2) == 0  # two groups of three
+    for n, m in product(range(gj.shape[0]), range(gj.shape[1])):
+        for avail in product(range(3), repeat=2):
+            later = np.array([0, 0, *avail], dtype=np.int64)
+            totals = [
+                gj[n + a + b, max(m, a, b)]
+                for a, b in product(range(avail[0] + 1), range(avail[1] + 1))
+                if n + a + b < gj.shape[0]
+            ]
+            best = min((t for t in totals if t >= 0), default=-1)
+            assert _groups_ahead(gj, n, m, later, 2) == best
