@@ -200,11 +200,14 @@ def _legal(profile, table, full_rack, found: _Found) -> bool:
 
 def _with_host(
     rack, table, profile, objective, meter, forced, prune, placed, host, kept, pins, floor, ceiling,
+    counts=None,
 ):  # fmt: skip
     """``_best`` with one more host set placed (``host``, beside those in ``placed``; ``kept``: the
     kept jokers' faces, ``pins``: the pinned sets), above ``floor``: one pass at it, no floor ladder
-    (a host set's search looks above a legal play already found, and mostly finds nothing)."""
+    (a host set's search looks above a legal play already found, and mostly finds nothing).
+    ``counts``: the table's and rack's tile counts (``passes._tile_counts``), the same for every
+    host set of a listing."""
     return _best(
         rack, table, profile, objective, meter, virtual=kept, forced=forced, prune=prune,
-        hosts=placed + (host,), floor=floor, pinned=pins, ceiling=ceiling, ladder=False,
+        hosts=placed + (host,), floor=floor, pinned=pins, ceiling=ceiling, ladder=False, counts=counts,
     )  # fmt: skip

@@ -103,6 +103,7 @@ from rummisim.solver.passes import (
     _best,
     _Found,
     _pools,
+    _tile_counts,
 )
 from rummisim.solver.pins import (
     pin_all,
@@ -495,14 +496,16 @@ def _host_sets_search(
     # (host, kept faces, pins, freed jokers it holds: a grown pin's jokers are its kept ones and one)
     tries = [(host, virtual, pinned, freed_in(host, ts.joker)) for host in hosts]
     tries += [(host, kept, pins, 1) for host, kept, pins in grown]
+    counts = _tile_counts(rack, table, ts)
     for host, kept, pins, freed in tries:
         if floor > top:
             break  # a play of the whole rack is known
         host_cap[0] -= 1
         before = meter.spent
         found = _with_host(
-            rack, table, profile, objective, meter, forced, prune, placed, host, kept, pins, floor, ceiling
-        )
+            rack, table, profile, objective, meter, forced, prune, placed, host, kept, pins, floor, ceiling,
+            counts,
+        )  # fmt: skip
         if found is None:
             return None
         host_cap[1] -= meter.spent - before

@@ -170,6 +170,7 @@ def _best_or_bound(
     kept_outside_hosts: bool = False,
     ceiling: int | None = None,
     ladder: bool = True,
+    counts: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> _Found | Undecoded | None:
     """(score, new table, played) of the best play, treating table jokers as free,
     except ``virtual``: table jokers kept at these faces (tiles of that face in the DP, jokers
@@ -187,7 +188,8 @@ def _best_or_bound(
     (a joker choice's bound): with ``floor``, no floor above it is run. ``ladder`` (with
     ``floor``): the whole rack's floors above ``floor`` first, else one pass at ``floor``. Where the
     decoding fails: its score as an ``Undecoded`` bound (a joker choice's bound, which another
-    choice's play may still reach).
+    choice's play may still reach). ``counts``: ``_tile_counts`` of the table and rack, where the
+    caller has them (a host listing, the same for each host set; never written).
 
     The DP places only the jokers some set needs; every other joker (the table's must stay,
     the rack's score) is added afterwards where a set has room. If they do not fit, the
@@ -195,7 +197,9 @@ def _best_or_bound(
     ts = profile.tileset
     C = ts.colours
     joker = ts.joker
-    real_counts, full_rack_counts = counts = _tile_counts(rack, table, ts)
+    if counts is None:
+        counts = _tile_counts(rack, table, ts)
+    real_counts, full_rack_counts = counts
     table_counts, rack_counts, offset = _pools(
         rack, table, profile, objective, virtual, forced, hosts, counts
     )
