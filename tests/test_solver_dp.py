@@ -15,7 +15,7 @@ from rummisim import load_profile, parse_table, parse_tiles
 from rummisim.moves import validate_move
 from rummisim.solver import GiveUp, SearchOptions, placed_value, reference_solve, solve
 from rummisim.solver.dp import solve_dp, solve_dp_opening
-from rummisim.solver.kernel import _groups_ahead
+from rummisim.solver.kernel import _ahead_jokers
 from rummisim.solver.milp import solve_milp
 from rummisim.solver.tables import _tables
 
@@ -392,23 +392,28 @@ def test_dead_end_states_change_no_answer(pos):
         assert pruned.nodes <= whole.nodes
 
 
-def test_groups_ahead_is_the_fewest_jokers_over_what_later_colours_may_add():
+def test_ahead_jokers_is_the_fewest_over_what_later_colours_may_give_the_groups():
     """An exact pass leaves out, at each colour step, a state whose tiles set aside for this
-    value's groups no later colour of the value can complete within the jokers left
-    (``kernel._groups_ahead``): the fewest jokers over every count the later colours may add."""
+    value's groups, and the later colours' open runs, need more jokers than are left
+    (``kernel._ahead_jokers``): the fewest over every count of their tiles the later colours
+    give the groups, their runs that need an item lacking the rest."""
     gj = _tables(load_profile("standard"), 2, 2, False).kernel.group_jokers
     none = np.zeros(4, dtype=np.int64)
-    assert _groups_ahead(gj, 2, 1, none, 4) == 1  # two colours: a joker makes the third
-    assert _groups_ahead(gj, 2, 1, np.array([0, 0, 1, 1]), 2) == 0  # a later colour may
-    assert _groups_ahead(gj, 2, 2, none, 4) == -1  # two copies of one colour: no groups
-    assert _groups_ahead(gj, 2, 2, np.array([0, 0, 2, 2]), 2) == 0  # two groups of three
-    for n, m in product(range(gj.shape[0]), range(gj.shape[1])):
+    assert _ahead_jokers(gj, 2, 1, none, 0, 4) == 1  # two colours: a joker makes the third
+    assert _ahead_jokers(gj, 2, 1, np.array([0, 0, 1, 1]), 0, 2) == 0  # a later colour may
+    assert _ahead_jokers(gj, 2, 2, none, 0, 4) == -1  # two copies of one colour: no groups
+    assert _ahead_jokers(gj, 2, 2, np.array([0, 0, 2, 2]), 0, 2) == 0  # two groups of three
+    # the third colour's one tile goes to the group or to its open run, a joker to the other
+    assert _ahead_jokers(gj, 2, 1, np.array([0, 0, 1, 0]), 1, 2) == 1
+    for n, m, needs in product(range(gj.shape[0]), range(gj.shape[1]), product(range(3), repeat=2)):
         for avail in product(range(3), repeat=2):
-            later = np.array([0, 0, *avail], dtype=np.int64)
             totals = [
                 gj[n + a + b, max(m, a, b)]
+                + max(0, needs[0] - avail[0] + a)
+                + max(0, needs[1] - avail[1] + b)
                 for a, b in product(range(avail[0] + 1), range(avail[1] + 1))
-                if n + a + b < gj.shape[0]
+                if n + a + b < gj.shape[0] and gj[n + a + b, max(m, a, b)] >= 0
             ]
-            best = min((t for t in totals if t >= 0), default=-1)
-            assert _groups_ahead(gj, n, m, later, 2) == best
+            later = needs[0] | needs[1] << 2
+            got = _ahead_jokers(gj, n, m, np.array([0, 0, *avail], dtype=np.int64), later, 2)
+            assert got == min(totals, default=-1)

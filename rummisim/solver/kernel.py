@@ -107,6 +107,9 @@ from rummisim.solver.tables import (
     X_AT,
 )
 
+MAX_AHEAD_COLOURS = 5  # up to this many colours, the later colours' runs share the groups' bound
+
+
 _HASH_MULT = np.uint64(0x9E3779B97F4A7C15)
 
 
@@ -224,7 +227,13 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
     last = n_pos - 1
     prune_dead = pass_.prune and beam == 0  # (dead ends: see below)
     whole = True  # no state dropped by a beam: the pass was exact
-    ahead = np.empty(group_jokers.shape, dtype=np.int64)
+    # (``_ahead_jokers`` per step, by the tiles set aside for groups, the most of a colour among
+    # them and the later colours' runs that need an item: 2 bits a colour, up to MAX_AHEAD_COLOURS)
+    combine = n_col <= MAX_AHEAD_COLOURS
+    n_later = 1 << (2 * (n_col - 1)) if combine else 1
+    ahead = np.empty((group_jokers.shape[0], group_jokers.shape[1], n_later), dtype=np.int64)
+    ahead_at = np.zeros(ahead.shape, dtype=np.int64)  # the step that worked it out
+    stamp = 0
     next_tiles = np.empty(n_col, dtype=np.int64)
     avail = np.zeros(n_col, dtype=np.int64)
     # two freed jokers: a host field before its set counts the rack copies in the groups too
@@ -253,11 +262,11 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
             # the key alone, so no state that lives changes): open runs that cannot all take an
             # item at the colour's next position, runs that cannot close at the top, groups of
             # this value that cannot form (the last colour step). Jokers are one pool (0.3.15):
-            # the jokers left must cover what this colour's and the other colours' open runs
-            # lack at their next positions, and the fewest the value's groups need, at the
-            # earlier colour steps whatever the later colours add (``_groups_ahead``); on the
-            # committed positions the states fell by 21% (``guide-strict-joker`` greedy's
-            # slowest pass: 445,495 -> 325,561), every play the same
+            # the jokers left must cover what every colour's open runs lack at their next
+            # positions, and the fewest the value's groups need; at the earlier colour steps,
+            # over what the later colours' tiles may give the groups, their runs lacking the rest
+            # (``_ahead_jokers``). On the committed positions the states fell by 25%
+            # (``guide-strict-joker`` greedy's slowest pass: 469,305 -> 280,380), every play the same
             nxt = min(p + 1, last)
             runs_next = prune_dead and p < last and pin_start[nxt, c] == 0
             tiles_next = tcnt[nxt, c] + rcnt[nxt, c]
@@ -271,11 +280,11 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                     next_tiles[k] = tcnt[q_next, k] + rcnt[q_next, k]
             top_dead = prune_dead and p == last
             groups_dead = prune_dead and c == n_col - 1
-            # earlier colours: the fewest jokers the value's groups will need, whatever the later
-            # colours of this value add (``_groups_ahead``, worked out once a step per count)
+            # earlier colours: the fewest jokers the value's groups and the later colours' runs
+            # will need (``_ahead_jokers``, worked out once a step per count)
             groups_ahead = prune_dead and c < n_col - 1 and allow_group[p]
             if groups_ahead:
-                ahead[:, :] = -2
+                stamp += 1
                 for k in range(n_col):
                     avail[k] = tcnt[p, k] + rcnt[p, k] if k > c else 0
             for i in range(lo, hi):
@@ -285,12 +294,21 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                 key = keys[i]
                 # jokers the other colours' open runs need where their next tiles fall short
                 others = 0
+                before = 0  # ... of them, those of the colours before this one
+                later = 0  # the later colours' runs that need an item (``_ahead_jokers``)
                 if prune_dead and n_jokers > 0:
                     for k in range(n_col):
                         if next_tiles[k] >= 0:
-                            others += max(0, needy[(key >> (k * width)) & wmask] - next_tiles[k])
+                            runs = needy[(key >> (k * width)) & wmask]
+                            others += max(0, runs - next_tiles[k])
+                            if k < c:
+                                before += max(0, runs - next_tiles[k])
+                            elif combine:
+                                later |= min(runs, 3) << (2 * (k - c - 1))
                     if others > n_jokers - ((key >> jokers_at) & jmask):
                         continue
+                    if not combine:
+                        before = others  # (the later colours' runs counted apart)
                 base = scores[i]
                 s0 = (key >> shift) & wmask
                 used = (key >> jokers_at) & jmask
@@ -355,18 +373,22 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                     break
                                 grp = ((n_grp + g) << n_at) | (max(m_grp, g) << m_at)
                                 jg_need = 0  # jokers the groups of this value will need
+                                lack = others  # ... and the open runs, at their next tiles
                                 if groups_dead:
                                     jg_need = group_jokers[n_grp + g, max(m_grp, g)]
                                     if jg_need < 0 or jg_need > rem:
                                         continue
-                                elif groups_ahead and n_grp + g > 0:
-                                    jg_need = ahead[n_grp + g, max(m_grp, g)]
-                                    if jg_need == -2:
-                                        jg_need = _groups_ahead(
-                                            group_jokers, n_grp + g, max(m_grp, g), avail, c + 1
+                                elif groups_ahead and (n_jokers > 0 or n_grp + g > 0):
+                                    # the groups and the later colours' runs share those tiles
+                                    n_g, m_g = n_grp + g, max(m_grp, g)
+                                    if ahead_at[n_g, m_g, later] != stamp:
+                                        ahead_at[n_g, m_g, later] = stamp
+                                        ahead[n_g, m_g, later] = _ahead_jokers(
+                                            group_jokers, n_g, m_g, avail, later, c + 1
                                         )
-                                        ahead[n_grp + g, max(m_grp, g)] = jg_need
-                                    if jg_need < 0 or jg_need > rem:
+                                    jg_need = ahead[n_g, m_g, later]
+                                    lack = before
+                                    if jg_need < 0 or jg_need + lack > rem:
                                         continue
                                 if wrap_low:
                                     grp = grp | (x << low_shift)
@@ -453,7 +475,7 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                         if s_new < 0:
                                             continue
                                         placed = used + jokers + h_jok
-                                        short = others + jg_need
+                                        short = lack + jg_need
                                         if runs_next:
                                             short += max(0, needy[s_new] - tiles_next)
                                         if short > n_jokers - placed:
@@ -583,25 +605,25 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
 
 
 @numba.njit(cache=True, nogil=True)
-def _groups_ahead(group_jokers, n, m, avail, first):
-    """The fewest jokers that groups of one value need, with ``n`` tiles set aside for them so far
-    (``m`` at most of one colour) and the colours from ``first`` on adding up to ``avail`` each;
-    -1 where no groups can form."""
+def _ahead_jokers(group_jokers, n, m, avail, later, first):
+    """The fewest jokers the groups of one value and the later colours' open runs at it need
+    together: the later colours (from ``first``) give ``e`` of their ``avail`` tiles to the
+    groups, and their runs that need an item (``later``: 2 bits a colour) lack the rest."""
     n_col = avail.shape[0]
     add = np.zeros(n_col, dtype=np.int64)
     best = -1
     while True:
         total = n
         most = m
+        runs = 0
         for k in range(first, n_col):
             total += add[k]
             most = max(most, add[k])
+            runs += max(0, ((later >> (2 * (k - first))) & 3) - avail[k] + add[k])
         if total < group_jokers.shape[0] and most < group_jokers.shape[1]:
             need = group_jokers[total, most]
-            if need >= 0 and (best < 0 or need < best):
-                best = need
-                if best == 0:
-                    return 0
+            if need >= 0 and (best < 0 or need + runs < best):
+                best = need + runs
         k = first
         while k < n_col and add[k] == avail[k]:
             add[k] = 0
