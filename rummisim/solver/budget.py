@@ -70,8 +70,9 @@ class SearchOptions:
     ``reuse: two_rack_tiles``, before their tracked pass (0.3.8: that pass, with two host fields,
     ran past 2^20 states in one call on 3 of ``guide-strict-joker``'s 4 give-ups in 256 greedy
     games without a budget, and on ``standard``'s one; the listing settles 2 of those 3 and
-    ``standard``'s, in 0.3-1.3 s and 1.7-8 million states each). ``prune_dead``: exact
-    passes leave out dead-end states (states that can no longer close their runs)."""
+    ``standard``'s, in 0.3-1.3 s and 1.7-8 million states each). ``prune_dead``: the
+    passes leave out dead-end states (states that can no longer close their runs, or whose jokers
+    cannot cover what their runs and groups lack; beam passes and probes too since 0.3.15)."""
 
     max_host_solves: int = 400
     max_host_states: int = 1 << 18

@@ -676,7 +676,7 @@ class Pass(NamedTuple):
     beam: int  # 0: exact; else keep the ``beam`` best states of each step (a heuristic pass)
     step_cap: int  # with ``beam``: states a step may create (best states are expanded first)
     debt_unit: int  # with ``beam``: the rank a state loses per tile its open runs still need
-    prune: bool  # an exact pass leaves out dead-end states (``SearchOptions.prune_dead``)
+    prune: bool  # the pass leaves out dead-end states (``SearchOptions.prune_dead``)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -685,7 +685,7 @@ def _run_passes(grids, tables, buffers, pins, host, bounds, limit, beam, step_ca
     (its index, or NO_STATE / OVERFLOW / OVER_BUDGET; the states created by all passes, within
     ``limit``). ``grids``, ``tables``, ``buffers``, ``pins``: the kernel's records as plain
     tuples (``_passes``), named again here; ``host``: its ``HostFields`` or None; the same for
-    every pass, and each pass gets its own ``Pass`` (``prune``: an exact pass leaves out dead-end
+    every pass, and each pass gets its own ``Pass`` (``prune``: the passes leave out dead-end
     states, ``SearchOptions.prune_dead``).
     Without a beam, where jokers are to be placed and the first floor asks for every rack tile,
     a narrow beam pass (``PROBE_BEAM`` states a step, keeping only states that still place every
