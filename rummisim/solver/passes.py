@@ -247,8 +247,9 @@ def _best_or_bound(
     grids = _grids(table_counts, rack_counts, profile, _position_gains(profile, objective), n_jokers)
     n_pos = grids.table.shape[0]
     n_steps = n_pos * (C + 1)
-    bounds = _bounds(rack_counts[:joker], profile, objective) if prune else [NO_BOUND]
-    if floor is not None:
+    if floor is None:
+        bounds = _bounds(rack_counts[:joker], profile, objective) if prune else [NO_BOUND]
+    else:
         jokers_gain = offset + n_rj * item_gain(profile.jokers.penalty, objective)
         need = floor - jokers_gain
         # a ceiling (an upper bound of every legal play here): the floors above it reach nothing
@@ -257,7 +258,9 @@ def _best_or_bound(
         # the first that finds a play answers); without it, one pass at ``floor`` (0.3.9: where
         # ``floor`` beats a legal play already found, most passes find nothing, and every floor of
         # the ladder then ran in vain)
-        bounds = ([b for b in bounds if need < b <= top] if ladder else []) + [need]
+        bounds = [need]
+        if ladder and prune:
+            bounds = [b for b in _bounds(rack_counts[:joker], profile, objective) if need < b <= top] + bounds
     beam = step_cap = 0
     if beam_states:
         # half the states for the steps' caps: one state's moves may pass a cap a little
