@@ -259,15 +259,15 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
             p_end = pin_end[p, c]
             p_absorb = pin_absorb[p, c]
             # dead ends the passes leave out where a state is made (each is a function of the key
-            # alone, so no state that lives changes; a beam pass too, since 0.3.15, whose places
-            # then go to states that may still finish: 12% fewer states): open runs that cannot all take an
-            # item at the colour's next position, runs that cannot close at the top, groups of
-            # this value that cannot form (the last colour step). Jokers are one pool (0.3.15):
-            # the jokers left must cover what every colour's open runs lack at their next
-            # positions, and the fewest the value's groups need; at the earlier colour steps,
-            # over what the later colours' tiles may give the groups, their runs lacking the rest
-            # (``_ahead_jokers``). On the committed positions the states fell by 25%
-            # (``guide-strict-joker`` greedy's slowest pass: 469,305 -> 280,380), every play the same
+            # alone, so no state that lives changes): open runs that cannot all take an item at
+            # the colour's next position, runs that cannot close at the top, groups of this value
+            # that cannot form (the last colour step). Jokers are one pool (0.3.15): the jokers
+            # left must cover what every colour's open runs lack at their next positions, and the
+            # fewest the value's groups need; at the earlier colour steps, over what the later
+            # colours' tiles may give the groups, their runs lacking the rest (``_ahead_jokers``).
+            # On the committed positions the states fell by 26% (``guide-strict-joker`` greedy's
+            # slowest pass: 469,305 -> 280,380), every play the same. Beam passes leave them out
+            # too since 0.3.15 (their places then go to states that may still finish: 12% fewer)
             nxt = min(p + 1, last)
             runs_next = prune_dead and p < last and pin_start[nxt, c] == 0
             tiles_next = tcnt[nxt, c] + rcnt[nxt, c]
