@@ -457,7 +457,8 @@ def _host_sets_search(
     the rack still holds), so a pair is searched once. Up to ``NEW_SET_PAIRS`` sets, two freed
     jokers go to the DP a pair at once (a pass with a free joker costs about ten without one)."""
     ts = profile.tileset
-    table_counts, rack_counts, _ = _pools(rack, table, profile, objective, virtual, forced, placed)
+    counts = _tile_counts(rack, table, ts)  # (the same for each host set's pass below)
+    table_counts, rack_counts, _ = _pools(rack, table, profile, objective, virtual, forced, placed, counts)
     left = len(forced) - sum(freed_in(host, ts.joker) for host in placed)
     hosts: list[Host] | None
     grown: list[tuple[Host, tuple[int, ...], tuple]] = []  # pinned runs grown into the host
@@ -496,7 +497,6 @@ def _host_sets_search(
     # (host, kept faces, pins, freed jokers it holds: a grown pin's jokers are its kept ones and one)
     tries = [(host, virtual, pinned, freed_in(host, ts.joker)) for host in hosts]
     tries += [(host, kept, pins, 1) for host, kept, pins in grown]
-    counts = _tile_counts(rack, table, ts)
     for host, kept, pins, freed in tries:
         if floor > top:
             break  # a play of the whole rack is known

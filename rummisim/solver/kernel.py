@@ -230,7 +230,7 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
     # (``_ahead_jokers`` per step, by the tiles set aside for groups, the most of a colour among
     # them and the later colours' runs that need an item: 2 bits a colour, up to MAX_AHEAD_COLOURS)
     combine = n_col <= MAX_AHEAD_COLOURS
-    n_later = 1 << (2 * (n_col - 1)) if combine else 1
+    n_later = 1 << (2 * (n_col - 1)) if combine and n_jokers > 0 else 1  # (no jokers: never counted)
     ahead = np.empty((group_jokers.shape[0], group_jokers.shape[1], n_later), dtype=np.int64)
     ahead_at = np.zeros(ahead.shape, dtype=np.int64)  # the step that worked it out
     stamp = 0
@@ -295,21 +295,20 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                 key = keys[i]
                 # jokers the other colours' open runs need where their next tiles fall short
                 others = 0
-                before = 0  # ... of them, those of the colours before this one
+                before = 0  # ... of them, those ``_ahead_jokers`` does not count
                 later = 0  # the later colours' runs that need an item (``_ahead_jokers``)
                 if prune_dead and n_jokers > 0:
                     for k in range(n_col):
                         if next_tiles[k] >= 0:
                             runs = needy[(key >> (k * width)) & wmask]
-                            others += max(0, runs - next_tiles[k])
-                            if k < c:
-                                before += max(0, runs - next_tiles[k])
-                            elif combine:
+                            lacks = max(0, runs - next_tiles[k])
+                            others += lacks
+                            if k < c or not combine:  # (past MAX_AHEAD_COLOURS: counted apart)
+                                before += lacks
+                            else:
                                 later |= min(runs, 3) << (2 * (k - c - 1))
                     if others > n_jokers - ((key >> jokers_at) & jmask):
                         continue
-                    if not combine:
-                        before = others  # (the later colours' runs counted apart)
                 base = scores[i]
                 s0 = (key >> shift) & wmask
                 used = (key >> jokers_at) & jmask
@@ -504,11 +503,11 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
             created += count - hi
             if host is not None and beam == 0:
                 count = _drop_dominated(hi, count, keys, scores, parents, actions, htab, hinfo, host)
-            made = count - hi
+            step_states = count - hi
             lo, hi = _next_step(
                 hi, count, beam, debt_unit, keys, scores, parents, actions, debt, n_col, width
             )
-            whole = whole and hi - lo == made
+            whole = whole and hi - lo == step_states
             if hi == lo:
                 return NO_STATE, created, whole
         # the groups of this value: the numbered tiles set aside plus the jokers they need
@@ -565,9 +564,9 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                 if created + count - hi > limit:
                     return OVER_BUDGET, limit, False
         created += count - hi
-        made = count - hi
+        step_states = count - hi
         lo, hi = _next_step(hi, count, beam, debt_unit, keys, scores, parents, actions, debt, n_col, width)
-        whole = whole and hi - lo == made
+        whole = whole and hi - lo == step_states
         if hi == lo:
             return NO_STATE, created, whole
     # at the top a run short of a set closes with leading jokers (J 12 13, J J 13); a leading
