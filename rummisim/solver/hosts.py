@@ -8,6 +8,7 @@ Pure; no I/O.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from itertools import accumulate, combinations
 
 import numpy as np
@@ -162,29 +163,32 @@ def freed_in(host: Host, joker: int) -> int:
     return host[0].tiles.count(joker) - host[2].count(joker)
 
 
-def relaxed_hosts(new_table, table_counts, rack_counts, profile: RuleProfile, left: int) -> list[Host]:
+def relaxed_hosts(new_table, table_counts, rack_counts, profile: RuleProfile, left: int) -> Iterator[Host]:
     """Host sets read off a play that treats freed jokers as free (the best bound of a joker
     choice, which ``validate_move`` refused): each part of one of its sets (a run's stretch of
     positions, a group's colours) that holds two rack items, with its jokers and, where the
     set has room, one more joker at either end of a run or a group's missing colour; every
     joker in it a freed one (1 to ``left``, at most ``jokers.max_per_set``). Sources as in
     ``freed_joker_hosts`` (table copies first). Those nearest the play come first: the whole
-    set, then shorter parts. These are candidates to try first, not a complete list."""
+    set, then shorter parts. These are candidates to try first, not a complete list; made as
+    they are taken (0.3.16: ``jokers._guided`` takes a few, and making them all was a tenth of
+    ``guide-strict-joker`` greedy's set)."""
     ts = profile.tileset
     joker = ts.joker
     geo = run_geometry(profile)
     most = min(left, profile.jokers.max_per_set)
-    found: dict[tuple, Host] = {}
+    found: set[Host] = set()
 
-    def add(numbered: list[int], joker_faces: list[int]) -> None:
+    def add(numbered: list[int], joker_faces: list[int]) -> Iterator[Host]:
         if not 1 <= len(joker_faces) <= most or len(numbered) < MIN_NUMBERED_TILES:
             return
         # the first sourcing only: a candidate, not a complete list
         from_rack: list[int] = next(_rack_choices(numbered, table_counts, rack_counts), [])
         if len(from_rack) >= HOST_RACK_ITEMS:
             host = _sourced_host(numbered, joker_faces, from_rack, table_counts, rack_counts, profile)
-            if host is not None:
-                found.setdefault(host, host)
+            if host is not None and host not in found:
+                found.add(host)
+                yield host
 
     # the sets as they are first (those that hold a joker), then with one more joker, then parts
     for stage in range(3):
@@ -198,9 +202,9 @@ def relaxed_hosts(new_table, table_counts, rack_counts, profile: RuleProfile, le
                     ts.code(c, value) for c in range(ts.colours) if ts.code(c, value) not in meld.faces
                 ]
                 if stage == 0:
-                    add(numbered, jokers)
+                    yield from add(numbered, jokers)
                 elif stage == 1 and missing and len(slots) < profile.groups.max_size:
-                    add(numbered, jokers + missing[:1])
+                    yield from add(numbered, jokers + missing[:1])
                 continue
             positions = geo.positions(meld.faces)
             if positions is None:
@@ -217,13 +221,12 @@ def relaxed_hosts(new_table, table_counts, rack_counts, profile: RuleProfile, le
                     jokers = [code_at[positions[a + k]] for k, t in enumerate(part) if t == joker]
                     lo, hi = positions[a], positions[a + size - 1]
                     if stage != 1 and size >= profile.runs.min_length:
-                        add(numbered, jokers)
+                        yield from add(numbered, jokers)
                     if stage == 0:
                         continue
                     for end in (lo - 1, hi + 1):
                         if geo.allowed(min(lo, end), max(hi, end)) and size + 1 >= profile.runs.min_length:
-                            add(numbered, jokers + [code_at[end]])
-    return list(found.values())
+                            yield from add(numbered, jokers + [code_at[end]])
 
 
 def grown_pin_hosts(pin: Pin, table_counts, rack_counts, profile: RuleProfile) -> list[Host]:
