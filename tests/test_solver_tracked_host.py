@@ -455,7 +455,7 @@ def test_a_step_drops_the_states_whose_host_run_another_beats():
     K._new_step(htab, hinfo, n)
     count = 1  # the step starts after one state of the step before
     for i, (key, score) in enumerate(states):
-        count = K._insert(key, score, 0, i, keys, scores, parents, actions, count, 1, htab, hinfo)
+        count, _ = K._insert(key, score, 0, i, keys, scores, parents, actions, count, 1, htab, hinfo)
     beats = np.zeros((4, 4), dtype=np.bool_)
     beats[c, d] = beats[e, d] = True
     host = SimpleNamespace(at=at, second_at=-1, beats=beats)

@@ -72,13 +72,19 @@ class SearchOptions:
     ``reuse: two_rack_tiles``, before their tracked pass (0.3.8: that pass, with two host fields,
     ran past 2^20 states in one call on 3 of ``guide-strict-joker``'s 4 give-ups in 256 greedy
     games without a budget, and on ``standard``'s one; the listing settles 2 of those 3 and
-    ``standard``'s, in 0.3-1.3 s and 1.7-8 million states each). ``prune_dead``: the
+    ``standard``'s, in 0.3-1.3 s and 1.7-8 million states each; 0.3.16: 2,000 solves, 8,000
+    before: a listing needs one pass of a few thousand states per host set of the first freed
+    joker, so past 2,000 of them it runs past its states instead, as ``guide-strict-joker``
+    trickle-jokers #99 and #124 did with 4,441 and 5,223, 0.8 s each). ``prune_dead``: the
     passes leave out dead-end states (states that can no longer close their runs, or whose jokers
-    cannot cover what their runs and groups lack; beam passes and probes too since 0.3.15)."""
+    cannot cover what their runs and groups lack; beam passes and probes too since 0.3.15).
+    ``backward``: an exact tracked host pass goes after the same pass without host fields and
+    leaves out the states that cannot reach the floor by what that pass says they can still add
+    (``solver.backward``, 0.3.16)."""
 
     max_host_solves: int = 100
     max_host_states: int = 1 << 18
-    pair_host_solves: int = 8000
+    pair_host_solves: int = 2000
     pair_host_states: int = 1 << 23
     new_set_solves: int = 2000
     new_set_states: int = 1 << 22
@@ -87,6 +93,7 @@ class SearchOptions:
     max_tracked_states: int = 1 << 21
     max_tracked_call: int = 1 << 20
     prune_dead: bool = True
+    backward: bool = True
 
 
 DEFAULT_OPTIONS = SearchOptions()

@@ -76,6 +76,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from rummisim.solver.backward import _record, future_ok
 from rummisim.solver.host_fields import (
     HOST_ACTIVE,
     HOST_DONE,
@@ -133,10 +134,11 @@ def _new_step(htab, hinfo, states):
 @numba.njit(cache=True, nogil=True, inline="always")
 def _insert(key, score, parent, action, keys, scores, parents, actions, count, step_lo, htab, hinfo):
     """Put a state into the current step (keep the best score per key); return the new count
-    or OVERFLOW. The step's table (``htab`` rows: stamp, key, index; ``hinfo``: bits in use,
-    stamp) uses only its first ``1 << bits`` rows, so small steps stay in cache; at a load of a
-    half it doubles (a new stamp, the step's states hashed again). State indices are the order
-    of first insertion whatever the table's size, so the search is the same. Inlined where it
+    (or OVERFLOW) and the state's index. The step's table (``htab`` rows: stamp, key, index;
+    ``hinfo``: bits in use, stamp) uses only its first ``1 << bits`` rows, so small steps stay in
+    cache; at a load of a half it doubles (a new stamp, the step's states hashed again). State
+    indices are the order of first insertion whatever the table's size, so the search is the
+    same. Inlined where it
     is called (numba's ``inline="always"``): a call passed every field of its six arrays on the
     stack, and the kernel's speed swung by up to a third with the layout of its own arguments;
     inlined, the kernel is 5-10% faster than with the call on the benchmark positions."""
@@ -160,7 +162,7 @@ def _insert(key, score, parent, action, keys, scores, parents, actions, count, s
     while True:
         if htab[h, 0] != stamp:
             if count >= keys.shape[0] or count - step_lo >= (1 << (HASH_BITS - 1)):
-                return OVERFLOW
+                return OVERFLOW, -1
             htab[h, 0] = stamp
             htab[h, 1] = key
             htab[h, 2] = count
@@ -168,23 +170,26 @@ def _insert(key, score, parent, action, keys, scores, parents, actions, count, s
             scores[count] = score
             parents[count] = parent
             actions[count] = action
-            return count + 1
+            return count + 1, count
         if htab[h, 1] == key:
             j = htab[h, 2]
             if score > scores[j]:
                 scores[j] = score
                 parents[j] = parent
                 actions[j] = action
-            return count
+            return count, j
         h = (h + 1) & mask
 
 
 @numba.njit(cache=True, nogil=True)
-def _kernel(grids, tables, buffers, pass_, pins, host):
+def _kernel(grids, tables, buffers, pass_, pins, host, edges, future):
     """Run the DP over the position ``grids`` (``passes.Grids``) with the profile's ``tables``
     (``tables.KernelTables``), its states in ``buffers`` (``Buffers``), under the floor, budget
     and beam of ``pass_`` (``passes.Pass``), with ``pins`` (``pins.PinGrids``) and ``host``
-    (``HostFields``, or None: a kernel compiled without the host code). Returns (index of the
+    (``HostFields``, or None: a kernel compiled without the host code); ``edges``
+    (``backward.Edges``, or None): a plain pass notes its edges there, and ``future``
+    (``backward.Future``, or None) leaves out the tracked states that cannot reach the floor by
+    what that plain pass says their projections can still add. Returns (index of the
     best final state, NO_STATE, OVERFLOW or OVER_BUDGET; states created; whether the pass was
     exact: no beam, or a beam that dropped no state). Every state kept can
     still reach ``pass_.bound``, so the best final state of an exact pass is the optimum whenever
@@ -241,6 +246,7 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
     # an exact pass promotes the host run out of the open runs (``host_fields.promoted_run``); a
     # beam pass starts it at its first tile, whose states rank better (the probe finds more plays)
     promote = host is not None and host.promote and beam == 0
+    t_step = 0  # the steps made, colour steps and group steps (``backward``)
     for p in range(n_pos):
         gp = gain[p]
         for c in range(n_col):
@@ -491,13 +497,19 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                                         action = action | (h_op << HOST_OP_AT) | (op2 << HOST2_OP_AT)
                                         action = action | ((ops % n_share) << HOST_SHARE_AT)
                                         action = action | (promoted << HOST_PROMOTE_AT)
-                                        made = _insert(
+                                        if future is not None and not future_ok(
+                                            nk, sc_x, t_step, bound, future, host, width, jokers_at
+                                        ):
+                                            continue
+                                        made, j = _insert(
                                             nk, sc_x, i, action, keys, scores, parents, actions,
                                             count, hi, htab, hinfo,
                                         )  # fmt: skip
                                         if made < 0:  # (the states made so far are charged)
                                             return OVERFLOW, created + count - hi, False
                                         count = made
+                                        if edges is not None:
+                                            _record(edges, i, j, sc_x - base)
                                         if created + count - hi > limit:
                                             return OVER_BUDGET, limit, False  # the last state is dropped
             created += count - hi
@@ -508,6 +520,9 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                 hi, count, beam, debt_unit, keys, scores, parents, actions, debt, n_col, width
             )
             whole = whole and hi - lo == step_states
+            if edges is not None:
+                edges.step_lo[t_step], edges.step_hi[t_step] = lo, hi
+            t_step += 1
             if hi == lo:
                 return NO_STATE, created, whole
         # the groups of this value: the numbered tiles set aside plus the jokers they need
@@ -555,18 +570,27 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                         base = (base & ~(HOST_MASK << host.second_at)) | (h2_new << host.second_at)
                 nk = base | ((used + z) << jokers_at)
                 action = z | (h_in << HOST_GROUP_AT) | (h_in2 << HOST2_GROUP_AT)
-                made = _insert(
+                if future is not None and not future_ok(
+                    nk, scores[i], t_step, bound, future, host, width, jokers_at
+                ):
+                    continue
+                made, j = _insert(
                     nk, scores[i], i, action, keys, scores, parents, actions, count, hi, htab, hinfo
                 )  # fmt: skip
                 if made < 0:
                     return OVERFLOW, created + count - hi, False
                 count = made
+                if edges is not None:
+                    _record(edges, i, j, 0)
                 if created + count - hi > limit:
                     return OVER_BUDGET, limit, False
         created += count - hi
         step_states = count - hi
         lo, hi = _next_step(hi, count, beam, debt_unit, keys, scores, parents, actions, debt, n_col, width)
         whole = whole and hi - lo == step_states
+        if edges is not None:
+            edges.step_lo[t_step], edges.step_hi[t_step] = lo, hi
+        t_step += 1
         if hi == lo:
             return NO_STATE, created, whole
     # at the top a run short of a set closes with leading jokers (J 12 13, J J 13); a leading
@@ -598,6 +622,8 @@ def _kernel(grids, tables, buffers, pass_, pins, host):
                     lead += h_lead
         if ok and ((key >> jokers_at) & jmask) + lead > n_jokers:
             ok = False
+        if edges is not None:
+            edges.final_ok[i - lo] = ok
         if ok and (best == NO_STATE or scores[i] > best_score):
             best = i
             best_score = scores[i]

@@ -49,6 +49,7 @@ import numpy as np
 from rummisim.geometry import run_geometry
 from rummisim.melds import Meld
 from rummisim.profile import RuleProfile
+from rummisim.solver.backward import Edges, build_future, edges
 from rummisim.solver.budget import UNLIMITED, GiveUp, Meter
 from rummisim.solver.common import (
     TILE_WEIGHT,
@@ -484,7 +485,7 @@ def _search_splits(
     records = tuple(grids), tuple(tab.kernel), None if plain is None else tuple(plain.kernel)
     found, split, chained, created = _run_splits(
         *records, tuple(_buffers()), tuple(pins), host, tables, racks, bounds, left, call,
-        meter.options.prune_dead, steps,
+        meter.options.prune_dead, steps, _edges(host, meter),
     )  # fmt: skip
     meter.spend(int(created))
     if found == OVER_BUDGET:
@@ -496,7 +497,8 @@ def _search_splits(
 
 @numba.njit(cache=True, nogil=True)
 def _run_splits(
-    grids, tables, plain, buffers, pins, host, split_tables, split_racks, bounds, left, call, prune, steps
+    grids, tables, plain, buffers, pins, host, split_tables, split_racks, bounds, left, call, prune, steps,
+    edges,
 ):  # fmt: skip
     """The floors of ``bounds`` round the wrap splits (``split_tables``, ``split_racks``: each
     split's grids), highest floor first, each split after a play only looking for a better score
@@ -504,7 +506,7 @@ def _run_splits(
     whose plain pass reaches no floor is skipped at that floor. (The best score, its split,
     whether its steps chained into ``steps``, the states created), or (NO_STATE / OVERFLOW /
     OVER_BUDGET, -1, False, states created). Each pass may create ``call`` states, all of them
-    ``left``."""
+    ``left``; ``edges``: ``_run_passes``'."""
     table, rack, gain, wrapable, allow_group, n_jokers = grids
     no_wrap = np.zeros_like(wrapable)
     parents, actions, scores = buffers[2], buffers[3], buffers[1]
@@ -519,14 +521,14 @@ def _run_splits(
             split = (split_tables[k], split_racks[k], gain, no_wrap, allow_group, n_jokers)
             if plain is not None:
                 limit = min(left - created, call)
-                found, made = _run_passes(split, plain, buffers, pins, None, above, limit, 0, 0, prune)
+                found, made = _run_passes(split, plain, buffers, pins, None, above, limit, 0, 0, prune, None)
                 created += made
                 if found == OVER_BUDGET:
                     return found, -1, False, created
                 if found == NO_STATE:
                     continue  # (a pass without host fields reaches no floor: a tracked one cannot)
             limit = min(left - created, call)
-            found, made = _run_passes(split, tables, buffers, pins, host, above, limit, 0, 0, prune)
+            found, made = _run_passes(split, tables, buffers, pins, host, above, limit, 0, 0, prune, edges)
             created += made
             if found in (OVERFLOW, OVER_BUDGET):
                 return found, -1, False, created
@@ -563,11 +565,17 @@ def _passes(tab: _Tables, grids: Grids, bounds, meter: Meter, beam: int = 0, ste
     # named tuple's field names each call, which took a few microseconds a call)
     records = tuple(grids), tuple(tab.kernel), tuple(_buffers()), tuple(pins)
     limit, prune = meter.limit(), meter.options.prune_dead
-    best, created = _run_passes(*records, host, bounds, limit, beam, step_cap, prune)
+    best, created = _run_passes(*records, host, bounds, limit, beam, step_cap, prune, _edges(host, meter))
     meter.spend(int(created))
     if best == OVER_BUDGET:
         raise SearchBudgetSpent
     return int(best)
+
+
+def _edges(host: HostFields | None, meter: Meter) -> tuple | None:
+    """The edge arrays a tracked pass's plain pass notes its edges in (``_run_passes``), or None:
+    no tracked pass, or ``SearchOptions.backward`` off."""
+    return tuple(edges()) if host is not None and meter.options.backward else None
 
 
 def _host_fields(tab: _Tables, n_rj: int, profile: RuleProfile, freed: int) -> HostFields:
@@ -683,7 +691,7 @@ class Pass(NamedTuple):
 
 
 @numba.njit(cache=True, nogil=True)
-def _run_passes(grids, tables, buffers, pins, host, bounds, limit, beam, step_cap, prune):
+def _run_passes(grids, tables, buffers, pins, host, bounds, limit, beam, step_cap, prune, edges):
     """``_kernel`` with each floor of ``bounds`` in turn until a pass finds a final state:
     (its index, or NO_STATE / OVERFLOW / OVER_BUDGET; the states created by all passes, within
     ``limit``). ``grids``, ``tables``, ``buffers``, ``pins``: the kernel's records as plain
@@ -696,7 +704,11 @@ def _run_passes(grids, tables, buffers, pins, host, bounds, limit, beam, step_ca
     the search whenever it finds one, at a fraction of the exact pass on big tables with jokers
     (without jokers to place the exact pass is cheap: the probe would only add a pass). A probe
     that dropped no state was that exact pass: where it finds nothing, the next floor follows
-    (0.3.15: 1% fewer states on the committed positions, 9% on ``ramino-discard`` greedy)."""
+    (0.3.15: 1% fewer states on the committed positions, 9% on ``ramino-discard`` greedy).
+    ``edges`` (``backward.Edges`` as a tuple, or None: ``SearchOptions.backward``, 0.3.16): an exact
+    pass with ``host`` goes after the same pass without host fields, which notes its edges there;
+    where that finds nothing the tracked pass cannot either, else it leaves out the states that
+    cannot reach the floor by what their projections can still add (``backward``)."""
     grids, tables, buffers, pins = Grids(*grids), KernelTables(*tables), Buffers(*buffers), PinGrids(*pins)
     rgrid, gain, n_jokers = grids.rack, grids.gain, grids.n_jokers
     n_pos, n_col = rgrid.shape
@@ -728,11 +740,33 @@ def _run_passes(grids, tables, buffers, pins, host, bounds, limit, beam, step_ca
         if probe and k == 1 and exact:
             continue  # the probe dropped no state: it was the exact pass at this floor
         pass_ = Pass(rest_gain, bound, limit - created, b, cap, debt_unit, prune)
-        best, made, exact = _kernel(grids, tables, buffers, pass_, pins, host)
+        if host is not None and edges is not None and b == 0:
+            best, made, exact = _tracked_after_plain(grids, tables, buffers, pass_, pins, host, Edges(*edges))
+        else:
+            best, made, exact = _kernel(grids, tables, buffers, pass_, pins, host, None, None)
         created += made
         if best != NO_STATE:
             break
     return best, created
+
+
+@numba.njit(cache=True, nogil=True)
+def _tracked_after_plain(grids, tables, buffers, pass_, pins, host, edges):
+    """``_kernel`` with ``host`` at ``pass_``'s floor after the same pass without host fields,
+    its edges noted in ``edges`` (``_run_passes``): (best, states of both, exact)."""
+    edges.made[0] = 0
+    best, made, exact = _kernel(grids, tables, buffers, pass_, pins, None, edges, None)
+    if best in (NO_STATE, OVER_BUDGET):
+        return best, made, exact
+    rest = Pass(pass_.rest_gain, pass_.bound, pass_.limit - made, 0, 0, pass_.debt_unit, pass_.prune)
+    if best < 0 or edges.made[0] > edges.parent.shape[0]:
+        # past the state or edge arrays: the tracked pass without the plain one's bounds
+        best, more, exact = _kernel(grids, tables, buffers, rest, pins, host, None, None)
+        return best, made + more, exact
+    n_steps = grids.table.shape[0] * (grids.table.shape[1] + 1)
+    future = build_future(buffers.keys, edges, n_steps, tables.jokers_at, tables.add)
+    best, more, exact = _kernel(grids, tables, buffers, rest, pins, host, None, future)
+    return best, made + more, exact
 
 
 NO_BOUND = -(1 << 62)

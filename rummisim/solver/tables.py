@@ -65,6 +65,8 @@ class KernelTables(NamedTuple):
     drop: np.ndarray  # (states, types) it less one run of that type (that joins a pin, or becomes
     # the tracked host run: ``host_fields.HostFields.promote``); -1: none
     pin_add: np.ndarray  # (states,) it plus one valid run E (a pinned run ends); -1: too many
+    add: np.ndarray  # (states, types) it plus one open run of that type (a tracked host run put
+    # back, ``backward.future_ok``); -1: too many
     # the key: per colour its state (colour ``c`` at bit ``c * width``), then the jokers placed
     # so far (3 bits), the tiles of the current value set aside for groups (``n_bits``), the
     # most of one colour among them (``m_bits``), and with wrap per colour the 1s used low
@@ -161,12 +163,14 @@ def _tables(profile: RuleProfile, copies: int, n_jokers: int, relax_cap: bool = 
         [sum(c for k, c in enumerate(counts) if types.debt[k]) for counts in index], dtype=np.int64
     )
     drop = np.full((len(index), types.n), -1, dtype=np.int64)
+    add = np.full((len(index), types.n), -1, dtype=np.int64)
     for counts, s in index.items():
         for kind in range(types.n):
             if counts[kind]:
                 less = list(counts)
                 less[kind] -= 1
                 drop[s, kind] = index[tuple(less)]
+                add[drop[s, kind], kind] = s
     # pins (untracked types only: a pinned run needs no per-run joker count there)
     pin_add = np.full(len(index), -1, dtype=np.int64)
     if "C" in types.names:
@@ -195,10 +199,22 @@ def _tables(profile: RuleProfile, copies: int, n_jokers: int, relax_cap: bool = 
     key_bits = low_at + (ts.colours * low_bits if profile.wrap else 0)
     if key_bits > MAX_KEY_BITS:
         return None
-    for arr in (dec, final_jokers, debt, needy, move_start, move_end, moves, group_jokers, drop, pin_add):
+    for arr in (
+        dec,
+        final_jokers,
+        debt,
+        needy,
+        move_start,
+        move_end,
+        moves,
+        group_jokers,
+        drop,
+        pin_add,
+        add,
+    ):
         arr.setflags(write=False)
     kernel = KernelTables(
-        move_start, move_end, moves, group_jokers, final_jokers, debt, needy, drop, pin_add,
+        move_start, move_end, moves, group_jokers, final_jokers, debt, needy, drop, pin_add, add,
         width, jokers_at, n_at, m_at, low_at, low_bits, n_bits, m_bits,
     )  # fmt: skip
     return _Tables(types, max_runs, dec, kernel)
