@@ -62,7 +62,10 @@ class SearchOptions:
     split of a wrap search at one floor, or every floor of a search without wrap; 0.3.4: 2^21
     and 2^20, where 2^20 in all left ``classic-wrap`` positions whose many small passes over the
     wrap splits ran past it, while a single pass past 2^20 is one that runs on for seconds, so
-    it gives up there); ``new_set_solves``, ``new_set_states``: the same under
+    it gives up there; 0.3.16: 2^19 in one call, the plain pass beside it counted in: with the
+    plain pass's bounds (``backward``) a tracked pass makes a third of the states, each costing
+    about twice as much, so 2^19 reaches further than 2^20 did and a call that gives up takes
+    about as long as one did, 0.15 s); ``new_set_solves``, ``new_set_states``: the same under
     ``jokers.reuse: new_set``, whose host sets are the rack's own sets with the joker (0.3.4: 2^21
     states, where 2^18 gave up in 1.8 of every 1,000 of ``polish-40``'s searches without a budget;
     0.3.6: the tracked search follows the listing there too; 0.3.8: 2^22, which settles the one
@@ -91,7 +94,7 @@ class SearchOptions:
     quick_host_solves: int = 24
     quick_host_states: int = 1 << 14
     max_tracked_states: int = 1 << 21
-    max_tracked_call: int = 1 << 20
+    max_tracked_call: int = 1 << 19
     prune_dead: bool = True
     backward: bool = True
 
