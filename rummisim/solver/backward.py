@@ -85,10 +85,8 @@ def _record(edges, parent, child, gain):
 @numba.njit(cache=True, nogil=True)
 def build_future(keys, edges, n_steps, jokers_at, add):
     """The ``Future`` of the plain pass just run (its states in ``keys``, its record in
-    ``edges``), or None where its edges ran past the arrays."""
+    ``edges``, within the arrays: the caller checks ``edges.made``)."""
     n_edges = edges.made[0]
-    if n_edges > edges.parent.shape[0]:
-        return None
     last_lo, n_states = edges.step_lo[n_steps - 1], edges.step_hi[n_steps - 1]
     most = np.full(n_states, DEAD, dtype=np.int64)
     for i in range(last_lo, n_states):
