@@ -99,29 +99,40 @@ def build_future(keys, edges, n_steps, jokers_at, add):
             parent = edges.parent[e]
             most[parent] = max(most[parent], most[child] + edges.gain[e])
     jmask = np.int64(JOKERS_MASK) << jokers_at
+    # each step's states sorted by their keys less the jokers placed; a row per distinct key
     ptr = np.zeros(n_steps + 1, dtype=np.int64)
-    base = np.empty(n_states, dtype=np.int64)
-    table = np.full((n_states, JOKERS_MASK + 1), ABSENT, dtype=np.int64)
+    sorted_rest = np.empty(n_states, dtype=np.int64)
+    sorted_state = np.empty(n_states, dtype=np.int64)
     rows = 0
     for t in range(n_steps):
         lo, hi = edges.step_lo[t], edges.step_hi[t]
         rest = keys[lo:hi] & ~jmask
         order = np.argsort(rest)
-        first = rows
-        for k in order:
-            if rows == first or base[rows - 1] != rest[k]:
-                base[rows] = rest[k]
+        for j in range(hi - lo):
+            sorted_rest[lo + j] = rest[order[j]]
+            sorted_state[lo + j] = lo + order[j]
+            if j == 0 or sorted_rest[lo + j] != sorted_rest[lo + j - 1]:
                 rows += 1
-            used = (keys[lo + k] >> jokers_at) & JOKERS_MASK
-            table[rows - 1, used] = max(table[rows - 1, used], most[lo + k])
         ptr[t + 1] = rows
+    base = np.empty(rows, dtype=np.int64)
+    table = np.full((rows, JOKERS_MASK + 1), ABSENT, dtype=np.int64)
+    row = -1
+    for t in range(n_steps):
+        lo, hi = edges.step_lo[t], edges.step_hi[t]
+        for j in range(lo, hi):
+            if j == lo or sorted_rest[j] != sorted_rest[j - 1]:
+                row += 1
+                base[row] = sorted_rest[j]
+            i = sorted_state[j]
+            used = (keys[i] >> jokers_at) & JOKERS_MASK
+            table[row, used] = max(table[row, used], most[i])
     for r in range(rows):  # the most with at most that many jokers placed
         best = ABSENT
         for used in range(JOKERS_MASK + 1):
             if table[r, used] != ABSENT:
                 best = max(best, table[r, used])
             table[r, used] = best
-    return Future(ptr, base[:rows].copy(), table[:rows].copy(), add)
+    return Future(ptr, base, table, add)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
