@@ -31,6 +31,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from rummisim.solver.budget import SearchOptions
 from rummisim.solver.host_fields import HOST_ACTIVE, HOST_MASK, HOST_PER_COLOUR, host_run
 from rummisim.solver.tables import MAX_STATES
 
@@ -69,6 +70,12 @@ def edges() -> Edges:
     gains, made = np.empty(MAX_STATES, dtype=np.int32), np.zeros(1, dtype=np.int64)
     steps = np.zeros(MAX_STEPS, dtype=np.int64), np.zeros(MAX_STEPS, dtype=np.int64)
     return Edges(*states, gains, made, *steps, np.zeros(MAX_STATES, dtype=np.bool_))
+
+
+def pass_edges(tracked: bool, options: SearchOptions) -> tuple | None:
+    """The edge arrays (as a tuple, for the compiled passes) that a tracked pass's plain pass notes
+    its edges in, or None: no tracked pass, or ``SearchOptions.backward`` off."""
+    return tuple(edges()) if tracked and options.backward else None
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -147,8 +154,8 @@ def future_ok(key, score, t, bound, future, host, width, jokers_at):
             continue
         h = (key >> at) & HOST_MASK
         if h >= HOST_ACTIVE:
-            _, kind, _, _ = host_run(h)
-            c = (h - HOST_ACTIVE) // HOST_PER_COLOUR
+            first, kind, _, _ = host_run(h)
+            c = (first - HOST_ACTIVE) // HOST_PER_COLOUR
             s = future.add[(rest >> (c * width)) & wmask, kind]
             if s < 0:
                 return True
@@ -156,13 +163,8 @@ def future_ok(key, score, t, bound, future, host, width, jokers_at):
     used = (rest >> jokers_at) & JOKERS_MASK
     rest = rest & ~(np.int64(JOKERS_MASK) << jokers_at)
     lo, hi = future.ptr[t], future.ptr[t + 1]
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if future.base[mid] < rest:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo == future.ptr[t + 1] or future.base[lo] != rest:
+    row = lo + np.searchsorted(future.base[lo:hi], rest)
+    if row == hi or future.base[row] != rest:
         return True
-    most = future.most[lo, used]
+    most = future.most[row, used]
     return most == ABSENT or score + most >= bound

@@ -49,7 +49,7 @@ import numpy as np
 from rummisim.geometry import run_geometry
 from rummisim.melds import Meld
 from rummisim.profile import RuleProfile
-from rummisim.solver.backward import Edges, build_future, edges
+from rummisim.solver.backward import Edges, build_future, pass_edges
 from rummisim.solver.budget import UNLIMITED, GiveUp, Meter
 from rummisim.solver.common import (
     TILE_WEIGHT,
@@ -485,7 +485,7 @@ def _search_splits(
     records = tuple(grids), tuple(tab.kernel), None if plain is None else tuple(plain.kernel)
     found, split, chained, created = _run_splits(
         *records, tuple(_buffers()), tuple(pins), host, tables, racks, bounds, left, call,
-        meter.options.prune_dead, steps, _edges(host, meter),
+        meter.options.prune_dead, steps, pass_edges(host is not None, meter.options),
     )  # fmt: skip
     meter.spend(int(created))
     if found == OVER_BUDGET:
@@ -565,17 +565,12 @@ def _passes(tab: _Tables, grids: Grids, bounds, meter: Meter, beam: int = 0, ste
     # named tuple's field names each call, which took a few microseconds a call)
     records = tuple(grids), tuple(tab.kernel), tuple(_buffers()), tuple(pins)
     limit, prune = meter.limit(), meter.options.prune_dead
-    best, created = _run_passes(*records, host, bounds, limit, beam, step_cap, prune, _edges(host, meter))
+    edges = pass_edges(host is not None, meter.options)
+    best, created = _run_passes(*records, host, bounds, limit, beam, step_cap, prune, edges)
     meter.spend(int(created))
     if best == OVER_BUDGET:
         raise SearchBudgetSpent
     return int(best)
-
-
-def _edges(host: HostFields | None, meter: Meter) -> tuple | None:
-    """The edge arrays a tracked pass's plain pass notes its edges in (``_run_passes``), or None:
-    no tracked pass, or ``SearchOptions.backward`` off."""
-    return tuple(edges()) if host is not None and meter.options.backward else None
 
 
 def _host_fields(tab: _Tables, n_rj: int, profile: RuleProfile, freed: int) -> HostFields:
