@@ -41,8 +41,8 @@ class RunGeometry:
         return self.tileset.code(colour, self.value_at(position))
 
     def codes(self, colour: int) -> tuple[int, ...]:
-        """Codes of a colour indexed by position (index 0 unused, 0), ``1..top``."""
-        return (0, *(self.code_at(colour, p) for p in range(1, self.top + 1)))
+        """Codes of a colour indexed by position (index 0 unused, 0), ``1..top`` (cached)."""
+        return _codes(self, colour)
 
     def allowed(self, lo: int, hi: int) -> bool:
         """Whether positions ``lo..hi`` may hold one run (any length up to ``V``)."""
@@ -70,6 +70,12 @@ class RunGeometry:
             if high[-1] - high[0] == n - 1:
                 return high
         return None
+
+
+@lru_cache(maxsize=256)
+def _codes(geo: RunGeometry, colour: int) -> tuple[int, ...]:
+    """``RunGeometry.codes``, once per geometry and colour."""
+    return (0, *(geo.code_at(colour, p) for p in range(1, geo.top + 1)))
 
 
 @lru_cache(maxsize=64)

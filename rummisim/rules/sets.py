@@ -47,7 +47,7 @@ class Meld:
         return len(self.tiles)
 
     def joker_count(self, joker: int) -> int:
-        return sum(1 for t in self.tiles if t == joker)
+        return self.tiles.count(joker)
 
 
 # ----- shape of a sequence of faces ----------------------------------------------------

@@ -369,24 +369,25 @@ def _decode_pinned(
     ts = profile.tileset
     V, C, joker = ts.values, ts.colours, ts.joker
     geo = run_geometry(profile)
+    codes = _codes(profile)
     n_types = types.n
     open_runs: list[list[_Run]] = [[] for _ in range(C)]
     runs: list[tuple[list[int], list[int]]] = []
     groups: list[tuple[list[int], list[int]]] = []
-    # pins: runs starting at (position, colour), runs in flight by their last (position,
-    # colour), groups (tiles, faces) that may take a tile of (position, colour)
-    pin_start: dict[tuple[int, int], list[Pin]] = {}
-    in_flight: dict[tuple[int, int], list[_Run]] = {}
-    room: dict[tuple[int, int], list[tuple[list[int], list[int]]]] = {}
+    # pins, by the step (position * C + colour) of a tile: runs starting there, runs in flight
+    # by their last tile, groups (tiles, faces) that may take a tile there
+    pin_start: dict[int, list[Pin]] = {}
+    in_flight: dict[int, list[_Run]] = {}
+    room: dict[int, list[tuple[list[int], list[int]]]] = {}
     pinned_groups: list[tuple[list[int], list[int]]] = []
     for pin in pins:
         if pin.kind == "run":
-            pin_start.setdefault((pin.first, pin.colour), []).append(pin)
+            pin_start.setdefault(pin.first * C + pin.colour, []).append(pin)
         else:
             made = (list(pin.tiles), list(pin.faces))
             pinned_groups.append(made)
             for c in pin.missing:
-                room.setdefault((pin.first, c), []).append(made)
+                room.setdefault(pin.first * C + c, []).append(made)
     joinable = tuple(types.names.index(name) for name in ("A", "C") if name in types.names)
     pin_at: dict[int, tuple[int, int, bool]] = {}  # id of a pinned run's tiles -> (pin's index,
     # length, grows on)
@@ -395,7 +396,6 @@ def _decode_pinned(
     lifted: _Run | None = None  # the open run promoted into the host run
     k = 0
     for p in range(n_pos):
-        value = geo.value_at(p + 1)
         group_tiles: list[int] = []
         for c in range(C):
             action = chain[k]
@@ -405,24 +405,24 @@ def _decode_pinned(
                     return None
                 open_runs[c].remove(lifted)
             k += 1
-            starts, in_groups, used, moves, by_tile, moved = _fields(action, n_types)
-            starting = pin_start.get((p, c), []) if pins else []
-            ending = in_flight.pop((p, c), []) if pins else []
-            if not (open_runs[c] or starts or in_groups or used or starting or ending):
+            step = p * C + c
+            if not (action or open_runs[c] or step in pin_start or step in in_flight):
                 continue  # no run of this colour open, none starts, no tile used, no pin
-            face = ts.code(c, value)
+            starts, in_groups, used, moves, by_tile, moved = _fields(action, n_types)
+            starting = pin_start.get(step, [])
+            ending = in_flight.pop(step, [])
+            face = codes[c][p + 1]
             group_tiles.extend([face] * in_groups)
             # the open runs by type, types in order (a type with no open run moves none)
             by_kind: dict[int, list[_Run]] = {}
             for run in open_runs[c]:
                 by_kind.setdefault(run.kind, []).append(run)
-            if sum(moves[kind][0] + moves[kind][1] for kind in by_kind) != moved:
-                return None
             still: list[_Run] = []
             joined: list[_Run] = []  # short runs that join a pinned run starting here
             for kind in sorted(by_kind):
                 members = by_kind[kind]
                 n_tile, n_joker = moves[kind]
+                moved -= n_tile + n_joker
                 if n_tile + n_joker > len(members):
                     return None
                 if not types.closes[kind] and n_tile + n_joker != len(members):
@@ -441,18 +441,16 @@ def _decode_pinned(
                         still.append(run)
                     else:
                         runs.append((run.tiles, run.faces))
+            if moved:
+                return None  # (a type with no open run moved some)
             for _ in range(starts):
                 still.append(_Run(TYPE_A, p + 1, [face], [face]))
-            if not pins:  # (the common case: nothing pinned to join, end or take tiles)
-                if used != by_tile + starts + in_groups:
-                    return None
-                open_runs[c] = still
-                continue
             if len(joined) > len(starting) or (starting and kind_e < 0):
                 return None
             # each joined run to a pin it may join (runs of two items first: with wrap some
             # pins take none, see ``pin_joins``)
-            joined.sort(key=lambda run: -len(run.tiles))
+            if len(joined) > 1:
+                joined.sort(key=lambda run: -len(run.tiles))
             free_pins = list(starting)
             for left in joined:
                 kind_ok = 0 if len(left.tiles) == 1 else 1
@@ -467,7 +465,7 @@ def _decode_pinned(
             # the tiles left went to pinned groups that lack this colour (and ``pin_tail``
             # runs), one each
             absorbed = used - by_tile - starts - in_groups
-            takers = room.get((p, c), [])
+            takers = room.get(step, [])
             if absorbed < 0 or absorbed > len(takers):
                 return None
             for tiles, faces in takers[:absorbed]:
@@ -522,10 +520,11 @@ def _start_pin(pin: Pin, left: _Run, kind_e: int, c: int, in_flight, pin_at, roo
     """A pinned run with the short run ``left`` joined in front (maybe empty), in flight to
     its last tile (a ``pin_tail`` run may take one tile after it)."""
     run = _Run(kind_e, left.start, left.tiles + list(pin.tiles), left.faces + list(pin.faces))
-    in_flight.setdefault((pin.last, c), []).append(run)
+    C = profile.tileset.colours
+    in_flight.setdefault(pin.last * C + c, []).append(run)
     pin_at[id(run.tiles)] = (len(left.tiles), len(pin.tiles), pin_grows(pin, profile))
     if pin_tail(pin, profile):
-        room.setdefault((pin.last + 1, c), []).append((run.tiles, run.faces))
+        room.setdefault((pin.last + 1) * C + c, []).append((run.tiles, run.faces))
 
 
 def _split_pinned(tiles, faces, where: tuple[int, int], profile: RuleProfile):

@@ -190,28 +190,34 @@ def relaxed_hosts(new_table, table_counts, rack_counts, profile: RuleProfile, le
                 found.add(host)
                 yield host
 
-    # the sets as they are first (those that hold a joker), then with one more joker, then parts
-    for stage in range(3):
-        for meld in new_table:
-            slots = list(zip(meld.tiles, meld.faces, strict=True))
-            if len({ts.value_of(f) for f in meld.faces}) == 1:  # a group
-                numbered = [t for t, _ in slots if t != joker]
-                jokers = [f for t, f in slots if t == joker]
-                value = ts.value_of(meld.faces[0])
-                missing = [
-                    ts.code(c, value) for c in range(ts.colours) if ts.code(c, value) not in meld.faces
-                ]
-                if stage == 0:
-                    yield from add(numbered, jokers)
-                elif stage == 1 and missing and len(slots) < profile.groups.max_size:
-                    yield from add(numbered, jokers + missing[:1])
-                continue
-            positions = geo.positions(meld.faces)
-            if positions is None:
-                continue
+    # each set's shape, once: a group's numbered tiles, jokers' faces and first missing face
+    # (None where it is full), or a run's positions, codes by position and tiles by position
+    shapes: list[tuple] = []  # in the table's order: (True, group's) or (False, run's)
+    for meld in new_table:
+        if len({ts.value_of(f) for f in meld.faces}) == 1:
+            value = ts.value_of(meld.faces[0])
+            missing = [ts.code(c, value) for c in range(ts.colours) if ts.code(c, value) not in meld.faces]
+            room = missing[0] if missing and len(meld.tiles) < profile.groups.max_size else None
+            numbered = [t for t in meld.tiles if t != joker]
+            jokers = [f for t, f in zip(meld.tiles, meld.faces, strict=True) if t == joker]
+            shapes.append((True, (numbered, jokers, room)))
+            continue
+        positions = geo.positions(meld.faces)
+        if positions is not None:
             code_at = geo.codes(ts.colour_of(meld.faces[0]))
             by_face = dict(zip(meld.faces, meld.tiles, strict=True))
-            tiles_at = [by_face[code_at[p]] for p in positions]
+            shapes.append((False, (positions, code_at, [by_face[code_at[p]] for p in positions])))
+    # the sets as they are first (those that hold a joker), then with one more joker, then parts
+    for stage in range(3):
+        for is_group, shape in shapes:
+            if is_group:
+                numbered, jokers, room = shape
+                if stage == 0:
+                    yield from add(numbered, jokers)
+                elif stage == 1 and room is not None:
+                    yield from add(numbered, [*jokers, room])
+                continue
+            positions, code_at, tiles_at = shape
             n = len(positions)
             sizes = {0: [n], 1: [n], 2: range(n - 1, 1, -1)}[stage]
             for size in sizes:

@@ -217,6 +217,8 @@ def _search_choices(
                 if found is None:
                     return None
                 if not isinstance(found, Undecoded) and found[0] < whole:
+                    if not choices[i][0] and not choices[i][2]:
+                        break  # it freed every joker: no other choice places the whole rack
                     continue
                 known[i] = found
                 if not bound_only:
