@@ -78,7 +78,9 @@ class SearchOptions:
     ``standard``'s, in 0.3-1.3 s and 1.7-8 million states each; 0.3.16: 2,000 solves, 8,000
     before: a listing needs one pass of a few thousand states per host set of the first freed
     joker, so past 2,000 of them it runs past its states instead, as ``guide-strict-joker``
-    trickle-jokers #99 and #124 did with 4,441 and 5,223, 0.8 s each). ``prune_dead``: the
+    trickle-jokers #99 and #124 did with 4,441 and 5,223, 0.8 s each); ``pair_listing_first``: up
+    to this many host sets of two freed jokers the listing goes first, past it their tracked pass,
+    and the listing only where that finds nothing (0.3.17: ``jokers._many_hosts``). ``prune_dead``: the
     passes leave out dead-end states (states that can no longer close their runs, or whose jokers
     cannot cover what their runs and groups lack; beam passes and probes too since 0.3.15).
     ``backward``: an exact tracked host pass goes after the same pass without host fields and
@@ -88,6 +90,7 @@ class SearchOptions:
     max_host_solves: int = 100
     max_host_states: int = 1 << 18
     pair_host_solves: int = 2000
+    pair_listing_first: int = 100
     pair_host_states: int = 1 << 23
     new_set_solves: int = 2000
     new_set_states: int = 1 << 22

@@ -422,19 +422,44 @@ def _hosted(
         if found is not None or host_cap[1] < 0:
             return found
     caps = host_cap
+    tracked_first = False
     if not placed and left == 2 and not meter.quick and profile.jokers.reuse == "two_rack_tiles":
         caps = host_cap[2:]  # two freed jokers: the listing's own, wider limits (``host_caps``)
+        tracked_first = _many_hosts(rack, table, profile, objective, virtual, forced, pinned, meter.options)
+    if tracked_first:
+        found = _tracked_host(
+            rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune, (),
+            tracked_pins, ceiling=ceiling,
+        )  # fmt: skip
+        if found is not None:
+            return found
+        tracked, gave_up = False, meter.why  # (the listing next; no second tracked pass)
+    before = meter.spent
     found = _host_sets_search(*args, floor, prune, placed, caps, meter, pinned, tracked_pins, ceiling)
     if caps is not host_cap:
         host_cap[2:] = caps
         if min(caps) < 0:
             host_cap[0] = -1  # past them: ``_solve_rack`` gives up after the tracked pass
+    if tracked_first and found is None and meter.spent == before:
+        meter.why = gave_up  # the listing refused at once: the tracked pass's reason stands
     if found is not None or placed or not tracked:
         return found
     return _tracked_host(
         rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune, (), tracked_pins,
         ceiling=ceiling,
     )  # fmt: skip
+
+
+def _many_hosts(rack, table, profile, objective, virtual, forced, pinned, options) -> bool:
+    """Whether two freed jokers have more host sets to list than ``pair_listing_first`` (0.3.17):
+    their tracked pass then goes before the listing, which runs only where that pass finds
+    nothing. Between 100 and 2,000 host sets the tracked pass mostly costs less: ``ramino-discard``
+    beginner-value #19 lists two choices' host sets in 68,000 states each, 15 ms, where the pass
+    settles them in a third of that; a listing that settles what the pass gives up on is still
+    there (one search of 3,150 in ``guide-strict-joker`` trickle-jokers' games without a budget)."""
+    first = options.pair_listing_first
+    listed = _listed_hosts(rack, table, profile, objective, virtual, forced, (), pinned, first)
+    return listed is not None and (listed[0] is None or len(listed[0]) + len(listed[1]) > first)
 
 
 def _host_sets_search(
@@ -460,22 +485,20 @@ def _host_sets_search(
     jokers go to the DP a pair at once (a pass with a free joker costs about ten without one)."""
     ts = profile.tileset
     counts = _tile_counts(rack, table, ts)  # (the same for each host set's pass below)
-    table_counts, rack_counts, _ = _pools(rack, table, profile, objective, virtual, forced, placed, counts)
     left = len(forced) - sum(freed_in(host, ts.joker) for host in placed)
     hosts: list[Host] | None
     grown: list[tuple[Host, tuple[int, ...], tuple]] = []  # pinned runs grown into the host
     if profile.jokers.reuse == "new_set":  # a set of one freed joker and rack tiles alone
+        rack_counts = _pools(rack, table, profile, objective, virtual, forced, placed, counts)[1]
         hosts = new_set_host_sets(rack_counts, profile) if among is None else held_hosts(among, rack_counts)
     else:
-        if pinned:  # the hosts are sets of the tiles outside the pins, the pins kept as they are
-            outside = outside_pins(table_counts, rack_counts, pinned, left, profile)
-            if outside is not None and outside[1]:
-                grown = grown_pins(table_counts, rack_counts, pinned, outside[1], virtual, left, profile)
-            if outside is None or (outside[1] and grown is None):
-                meter.fail(GiveUp.PIN_MAY_HOST)
-                return None
-            table_counts = outside[0]
-        hosts = rack_item_hosts(table_counts, rack_counts, profile, left, host_cap[0])
+        listed = _listed_hosts(
+            rack, table, profile, objective, virtual, forced, placed, pinned, host_cap[0], counts
+        )
+        if listed is None:
+            meter.fail(GiveUp.PIN_MAY_HOST)
+            return None
+        hosts, grown = listed
     if hosts is None or len(hosts) + len(grown) > host_cap[0]:
         host_cap[0] = -1  # past the limits: ``_solve_rack`` gives up at once
         meter.fail(GiveUp.hosts(left))
@@ -547,6 +570,24 @@ def _host_sets_search(
 
 
 NEW_SET_PAIRS = 32  # up to this many new-set host sets, two freed jokers search every pair at once
+
+
+def _listed_hosts(rack, table, profile, objective, virtual, forced, placed, pinned, cap, counts=None):
+    """The host sets ``_host_sets_search`` lists under ``reuse: two_rack_tiles`` (None past
+    ``cap`` of them) and the pinned runs grown into a host; None where a pin could itself host
+    and no grown run stands for it (``GiveUp.PIN_MAY_HOST``). ``pinned``: the hosts are sets of
+    the tiles outside the pins, the pins kept as they are."""
+    table_counts, rack_counts, _ = _pools(rack, table, profile, objective, virtual, forced, placed, counts)
+    left = len(forced) - sum(freed_in(host, profile.tileset.joker) for host in placed)
+    grown: list[tuple[Host, tuple[int, ...], tuple]] | None = []
+    if pinned:
+        outside = outside_pins(table_counts, rack_counts, pinned, left, profile)
+        if outside is not None and outside[1]:
+            grown = grown_pins(table_counts, rack_counts, pinned, outside[1], virtual, left, profile)
+        if outside is None or grown is None:
+            return None
+        table_counts = outside[0]
+    return rack_item_hosts(table_counts, rack_counts, profile, left, cap), grown
 
 
 def _tracked_host(
