@@ -101,7 +101,6 @@ from rummisim.solver.passes import (
     NO_BOUND,
     Undecoded,
     _best,
-    _best_or_bound,
     _Found,
     _pools,
     _tile_counts,
@@ -179,12 +178,6 @@ def _solve_rack(
         meter.fail(GiveUp.STRICT_SPLIT)
         return None
     choices, splits = listed
-    if (
-        floor is not None
-        and len(choices) + len(splits) > 8
-        and _none_reach(rack, table, profile, objective, meter, floor)
-    ):
-        return NO_BOUND, table, ()
     # for ``_hosted``, over all choices (lower for a quick search, ``Meter.quick``)
     host_cap = meter.host_caps(new_set=profile.jokers.reuse == "new_set")
     # a floor below every score: a choice no table can realise (two kept jokers at one face with
@@ -207,16 +200,6 @@ def _solve_rack(
         return found
     score = found.score if isinstance(found, Undecoded) else found[0]
     return found if score > split[0] else split
-
-
-def _none_reach(rack, table, profile, objective, meter: Meter, floor: int) -> bool:
-    """Whether no play reaches ``floor`` with every table joker free and no rack tile forced: a
-    relaxation of every joker choice (a kept joker may stand at its face, a freeing tile may be
-    played or not, no set pinned), so where it holds no choice needs searching (0.3.17)."""
-    why = meter.why
-    found = _best_or_bound(rack, table, profile, objective, meter, floor=floor, ladder=False)
-    meter.why = why
-    return found is not None and not isinstance(found, Undecoded) and found[0] < floor
 
 
 def _search_choices(
