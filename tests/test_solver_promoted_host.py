@@ -14,6 +14,7 @@ from strategies import variant_profile
 import rummisim.solver.decode as decode
 import rummisim.solver.passes as passes
 from rummisim import load_profile, parse_table, parse_tiles
+from rummisim.geometry import run_geometry
 from rummisim.moves import validate_move
 from rummisim.solver import SearchOptions, placed_value, solve
 from rummisim.solver.milp import solve_milp
@@ -88,7 +89,7 @@ def test_promotion_keeps_the_answer_in_fewer_states(monkeypatch, name, table, ra
 def test_the_promoted_run_leads_the_host_run():
     profile = load_profile("standard")
     ts = profile.tileset
-    codes = decode._codes(profile)[0]  # the first colour's codes by position (1-based)
+    codes = run_geometry(profile).codes(0)  # the first colour's codes by position (1-based)
     r = [codes[v] for v in range(14)]
     joker = ts.joker
     host = ([r[13]], [r[13]])  # the host run's own tiles from R13 on

@@ -152,7 +152,8 @@ def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple
     if out is None:
         return None
     colour, start, length, jokers, at, to_groups, group_jokers, lifted = (a.tolist() for a in out)
-    codes = _codes(profile)
+    geo = run_geometry(profile)
+    codes = [geo.codes(c) for c in range(C)]
     runs: list[tuple[list[int], list[int]]] = []
     for c, first, n, mask in zip(colour, start, length, jokers, strict=True):
         faces = list(codes[c][first : first + n])
@@ -197,7 +198,7 @@ def _host_runs(host, prefix, profile: RuleProfile):
         return runs
     tiles, faces, first = prefix
     lead = host.promoted[2]
-    codes_c = _codes(profile)[profile.tileset.colour_of(runs[0][1][0])]
+    codes_c = run_geometry(profile).codes(profile.tileset.colour_of(runs[0][1][0]))
     end = first + len(faces)
     if end >= len(codes_c) or codes_c[end] != runs[0][1][0] or first - lead < 1:
         return None
@@ -213,13 +214,6 @@ def _value_groups(tiles: list[int], jokers: int, p: int, host, profile: RuleProf
     if joining:
         return _host_groups(tiles, jokers, joining[0], host.rack_jokers, profile, freed=len(joining))
     return _groups(tiles, jokers, profile)
-
-
-@lru_cache(maxsize=64)
-def _codes(profile: RuleProfile) -> list[tuple[int, ...]]:
-    """Per colour, the codes by run position (``RunGeometry.codes``)."""
-    geo = run_geometry(profile)
-    return [geo.codes(c) for c in range(profile.tileset.colours)]
 
 
 MAX_DECODED_RUNS = 256  # runs one decoding may list (the tile set has 106 tiles)
@@ -369,7 +363,7 @@ def _decode_pinned(
     ts = profile.tileset
     V, C, joker = ts.values, ts.colours, ts.joker
     geo = run_geometry(profile)
-    codes = _codes(profile)
+    codes = [geo.codes(c) for c in range(C)]
     n_types = types.n
     open_runs: list[list[_Run]] = [[] for _ in range(C)]
     runs: list[tuple[list[int], list[int]]] = []

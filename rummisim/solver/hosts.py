@@ -196,8 +196,10 @@ def relaxed_hosts(new_table, table_counts, rack_counts, profile: RuleProfile, le
     for meld in new_table:
         if len({ts.value_of(f) for f in meld.faces}) == 1:
             value = ts.value_of(meld.faces[0])
-            missing = [ts.code(c, value) for c in range(ts.colours) if ts.code(c, value) not in meld.faces]
-            room = missing[0] if missing and len(meld.tiles) < profile.groups.max_size else None
+            room = None  # the first missing colour's face, where the group has room for it
+            if len(meld.tiles) < profile.groups.max_size:
+                faces = (ts.code(c, value) for c in range(ts.colours))
+                room = next((f for f in faces if f not in meld.faces), None)
             numbered = [t for t in meld.tiles if t != joker]
             jokers = [f for t, f in zip(meld.tiles, meld.faces, strict=True) if t == joker]
             shapes.append((True, (numbered, jokers, room)))

@@ -428,9 +428,14 @@ def _hosted(
             return found
     caps = host_cap
     tracked_first = False
+    listed = None  # the listing's host sets, where they are already known
     if not placed and left == 2 and not meter.quick and profile.jokers.reuse == "two_rack_tiles":
         caps = host_cap[2:]  # two freed jokers: the listing's own, wider limits (``host_caps``)
-        tracked_first = _many_hosts(rack, table, profile, objective, virtual, forced, pinned, meter.options)
+        first = meter.options.pair_listing_first
+        listed = _listed_hosts(rack, table, profile, objective, virtual, forced, (), pinned, first)
+        tracked_first = _many_hosts(listed, first)
+        if tracked_first:
+            listed = None  # (cut short at ``first``: the listing lists them again, in full)
     if tracked_first:
         found = _tracked_host(
             rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune, (),
@@ -440,7 +445,9 @@ def _hosted(
             return found
         tracked, gave_up = False, meter.why  # (the listing next; no second tracked pass)
     before = meter.spent
-    found = _host_sets_search(*args, floor, prune, placed, caps, meter, pinned, tracked_pins, ceiling)
+    found = _host_sets_search(
+        *args, floor, prune, placed, caps, meter, pinned, tracked_pins, ceiling, listed=listed
+    )  # fmt: skip
     if caps is not host_cap:
         host_cap[2:] = caps
         if min(caps) < 0:
@@ -455,21 +462,20 @@ def _hosted(
     )  # fmt: skip
 
 
-def _many_hosts(rack, table, profile, objective, virtual, forced, pinned, options) -> bool:
-    """Whether two freed jokers have more host sets to list than ``pair_listing_first`` (0.3.17):
-    their tracked pass then goes before the listing, which runs only where that pass finds
-    nothing. Between 100 and 2,000 host sets the tracked pass mostly costs less: ``ramino-discard``
-    beginner-value #19 lists two choices' host sets in 68,000 states each, 15 ms, where the pass
-    settles them in a third of that; a listing that settles what the pass gives up on is still
-    there (one search of 3,150 in ``guide-strict-joker`` trickle-jokers' games without a budget)."""
-    first = options.pair_listing_first
-    listed = _listed_hosts(rack, table, profile, objective, virtual, forced, (), pinned, first)
+def _many_hosts(listed, first: int) -> bool:
+    """Whether two freed jokers have more host sets to list (``_listed_hosts``, cut short past
+    ``first``) than ``SearchOptions.pair_listing_first`` (0.3.17): their tracked pass then goes
+    before the listing, which runs only where that pass finds nothing. Between 100 and 2,000 host
+    sets the tracked pass mostly costs less: ``ramino-discard`` beginner-value #19 lists two
+    choices' host sets in 68,000 states each, 15 ms, where the pass settles them in a third of
+    that; a listing that settles what the pass gives up on is still there (one search of 3,150 in
+    ``guide-strict-joker`` trickle-jokers' games without a budget)."""
     return listed is not None and (listed[0] is None or len(listed[0]) + len(listed[1]) > first)
 
 
 def _host_sets_search(
     rack, full_rack, table, profile, objective, virtual, forced, floor, prune, placed, host_cap, meter,
-    pinned=(), tracked_pins=None, ceiling=None, among=None,
+    pinned=(), tracked_pins=None, ceiling=None, among=None, listed=None,
 ):  # fmt: skip
     """The best play of a joker choice that frees table jokers (the ``forced`` rack tiles
     replace them), under ``reuse: two_rack_tiles``, if it reaches ``floor`` (else a score
@@ -487,7 +493,8 @@ def _host_sets_search(
     Under ``reuse: new_set`` a play's sets are a multiset of the listed ones (one freed joker each):
     the next level takes its set from ``among`` (this level's sets at or after the one placed, those
     the rack still holds), so a pair is searched once. Up to ``NEW_SET_PAIRS`` sets, two freed
-    jokers go to the DP a pair at once (a pass with a free joker costs about ten without one)."""
+    jokers go to the DP a pair at once (a pass with a free joker costs about ten without one).
+    ``listed``: ``_listed_hosts``' answer where the caller has it (``_hosted``)."""
     ts = profile.tileset
     counts = _tile_counts(rack, table, ts)  # (the same for each host set's pass below)
     left = len(forced) - sum(freed_in(host, ts.joker) for host in placed)
@@ -497,9 +504,10 @@ def _host_sets_search(
         rack_counts = _pools(rack, table, profile, objective, virtual, forced, placed, counts)[1]
         hosts = new_set_host_sets(rack_counts, profile) if among is None else held_hosts(among, rack_counts)
     else:
-        listed = _listed_hosts(
-            rack, table, profile, objective, virtual, forced, placed, pinned, host_cap[0], counts
-        )
+        if listed is None:
+            listed = _listed_hosts(
+                rack, table, profile, objective, virtual, forced, placed, pinned, host_cap[0], counts
+            )
         if listed is None:
             meter.fail(GiveUp.PIN_MAY_HOST)
             return None
