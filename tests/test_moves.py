@@ -6,17 +6,29 @@ import pytest
 from helpers import table, tiles, with_overrides
 
 from rummisim import IllegalMove, Meld, load_profile, validate_move
+from rummisim.rules.jokers import UNEXPLAINED
 
 
-def check(profile, old: str, rack: str, new: str, played: str, *, opened: bool = True):
-    return validate_move(
-        profile,
-        table(old, profile),
-        tiles(rack, profile),
-        table(new, profile),
-        tiles(played, profile),
-        opened=opened,
-    )
+def check(profile, old: str, rack: str, new: str, played: str, *, opened: bool = True, explain: bool = True):
+    """``validate_move``'s answer; each call also checks that the verdict-only check
+    (``explain=False``, the solver's) gives the same one."""
+    move = (table(old, profile), tiles(rack, profile), table(new, profile), tiles(played, profile))
+    if explain:
+        try:
+            verdict = check(profile, old, rack, new, played, opened=opened, explain=False)
+        except IllegalMove as illegal:
+            verdict = illegal
+    try:
+        result = validate_move(profile, *move, opened=opened, explain=explain)
+    except IllegalMove as illegal:
+        if explain:
+            assert isinstance(verdict, IllegalMove), verdict
+            # the same rule, or none named where the table jokers' moves are refused
+            assert verdict.rule == illegal.rule or verdict.message == UNEXPLAINED, (verdict, illegal)
+        raise
+    if explain:
+        assert verdict == result
+    return result
 
 
 def rejects(rule: str, *args, **kwargs) -> str:
@@ -24,6 +36,14 @@ def rejects(rule: str, *args, **kwargs) -> str:
         check(*args, **kwargs)
     assert info.value.rule == rule, info.value
     return info.value.message
+
+
+def test_the_verdict_only_check_names_no_joker_rule(standard):
+    old, rack, new = "R4 R5 J | K1 K2 K3 K4", "R6 K5", "R4 R5 R6 | K1 K2 K3 K4 K5 J(K6)"
+    assert "two other tiles from the rack" in rejects("joker_rule", standard, old, rack, new, "R6 K5")
+    with pytest.raises(IllegalMove) as info:
+        check(standard, old, rack, new, "R6 K5", explain=False)
+    assert info.value.rule == "joker_rule" and info.value.message == UNEXPLAINED
 
 
 # ----- the basic kinds -------------------------------------------------------------------

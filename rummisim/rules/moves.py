@@ -109,8 +109,11 @@ def validate_move(
     played: tuple[int, ...],
     *,
     opened: bool,
+    explain: bool = True,
 ) -> MoveCheck:
-    """Check a proposed move; return what it did or raise ``IllegalMove``."""
+    """Check a proposed move; return what it did or raise ``IllegalMove``. ``explain=False``:
+    the verdict only, a refusal of the table jokers' moves may name no rule
+    (``jokers.check_table_jokers``; the solver's checks, which are mostly refusals)."""
     ts = profile.tileset
     n = ts.n_codes
     if not played:
@@ -167,6 +170,7 @@ def validate_move(
         played_counts,
         allow_free=opened or _may_free_in_opening(profile),
         accept=accept,
+        explain=explain,
     )
     if accept is not None and accept.value is not None:
         opening_value = accept.value

@@ -45,7 +45,7 @@ def is_legal(profile: RuleProfile, table, rack, new_table, played, *, opened: bo
     """Whether ``validate_move`` takes this play; a refusal under a rule named in ``waive``
     counts as legal (the DP settles the discard keep-back apart)."""
     try:
-        validate_move(profile, table, rack, new_table, played, opened=opened)
+        validate_move(profile, table, rack, new_table, played, opened=opened, explain=False)
     except IllegalMove as illegal:
         return illegal.rule in waive
     return True

@@ -366,7 +366,7 @@ def _opens_alone(profile, base, rack, full: _Found) -> bool:
 def _opening_check(profile, base, rack, found: _Found):
     """``validate_move``'s verdict on a play as the initial meld (``None``: refused)."""
     try:
-        return validate_move(profile, base, rack, found[1], found[2], opened=False)
+        return validate_move(profile, base, rack, found[1], found[2], opened=False, explain=False)
     except IllegalMove:
         return None
 
