@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from helpers import POLISH_KEPT_JOKERS_PAST_THE_CAP, with_overrides
 from hypothesis import HealthCheck, given, settings
-from strategies import game_positions, positions
+from strategies import game_positions, positions, variant_profile
 
-from rummisim import load_profile, parse_table, parse_tiles
+from rummisim import Meld, load_profile, parse_table, parse_tiles
 from rummisim.moves import validate_move
 from rummisim.solver import GiveUp, SearchOptions, placed_value, reference_solve, solve
 from rummisim.solver.dp import solve_dp, solve_dp_opening
@@ -377,7 +377,14 @@ def test_opening_that_may_touch_the_table_agrees_with_milp(name):
 @given(pos=positions())
 def test_dead_end_states_change_no_answer(pos):
     """The exact passes leave out states whose key rules out every continuation
-    (``SearchOptions.prune_dead``): the same play on every variant, in fewer states, never more."""
+    (``SearchOptions.prune_dead``): the same score on every variant. Not always the same play:
+    the probe before a whole-rack floor (``passes.PROBE_BEAM``) keeps the first states of each
+    step, and without the dead ends it keeps others, so it may find another play of the same
+    score, and the search after it goes another way (0.3.15 measured 26 such plays on the 4,800
+    committed positions). Until 0.3.18 this test also asked for the same play in fewer states; a
+    ``polish-40+two-rack-tiles`` position that Hypothesis draws in some runs only answers two
+    plays of 15 tiles worth 134, in 19,684 states with the pruning and 194,847 without (the
+    test below keeps it)."""
     args = (pos.rack, pos.table, pos.profile)
     opts = dict(initial=pos.initial, objective=pos.objective, rearrange=pos.rearrange, budget=None)
     pruned = solve(*args, **opts)
@@ -387,9 +394,27 @@ def test_dead_end_states_change_no_answer(pos):
         assert both[0] == both[1]
     else:  # without the pruning a pass may run past its cap of states and give up (not proven)
         assert whole.give_up is not None and both[0] >= both[1] if not whole.proven else pruned.give_up
-    if pruned.method == whole.method == "dp":  # (a search past a limit without it may go elsewhere)
-        assert (pruned.played, pruned.table) == (whole.played, whole.table)
-        assert pruned.nodes <= whole.nodes
+
+
+def test_dead_end_pruning_keeps_the_score_where_the_probe_finds_another_play():
+    """The position above: the same score with and without the pruning, two plays."""
+    profile = variant_profile("polish-40+two-rack-tiles")
+    rack = (3, 11, 11, 12, 12, 14, 25, 25, 29, 30, 30, 31, 31, 38, 51)
+    table = (
+        Meld((52, 52, 38, 51), (12, 25, 38, 51)),
+        Meld((52, 52, 32, 33, 34), (30, 31, 32, 33, 34)),
+        Meld(tuple(range(15, 24)), tuple(range(15, 24))),
+        Meld((0, 1, 2), (0, 1, 2)),
+        Meld((0, 1, 2), (0, 1, 2)),
+        Meld((3, 4, 5), (3, 4, 5)),
+        Meld(tuple(range(41, 49)), tuple(range(41, 49))),
+    )
+    pruned = solve(rack, table, profile, budget=None)
+    whole = solve(rack, table, profile, budget=None, options=SearchOptions(prune_dead=False))
+    assert pruned.proven and whole.proven
+    assert (pruned.tiles_placed, pruned.value_placed) == (whole.tiles_placed, whole.value_placed) == (15, 134)
+    ref = solve_milp(rack, table, profile, initial=False, objective="tiles", rearrange=True)
+    assert (len(ref.played), placed_value(ref.played, profile)) == (15, 134)
 
 
 def test_ahead_jokers_is_the_fewest_over_what_later_colours_may_give_the_groups():

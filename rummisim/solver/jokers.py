@@ -156,7 +156,9 @@ def _solve_rack(
     set is pinned), so no other choice places the whole rack either (``guide-strict-joker``
     greedy's set: 896,033 -> 828,140 states). Not under ``reuse: new_set`` (0.3.8): a choice that
     frees jokers reaches the whole rack there with its freed jokers beside table tiles, which
-    ``_guided`` does not settle.
+    ``_guided`` does not settle. There, in the choices' order, a choice that frees one joker and
+    whose bound plays the whole rack has its host sets searched at once at that floor
+    (``_one_host_whole``, 0.3.18).
     Past a choice whose bound is a legal play, the next choices search above it only, and a legal
     play of the whole rack ends the search (``_legal_above``, 0.3.9)."""
     ts = profile.tileset
@@ -234,6 +236,7 @@ def _search_choices(
                     guided.add(choices[i][:2])
             below = whole
         above = low  # past a legal play, the next choices only look above it
+        new_set = prune and whole > low and profile.jokers.reuse == "new_set"
         ladder = below is None  # none where the whole-rack-first pass ruled the whole rack out
         for i, choice in enumerate(choices):
             if i not in known:
@@ -246,6 +249,12 @@ def _search_choices(
                         meter.keep(found)
                         return found  # no play beats a legal play of the whole rack
                     above = found[0] + 1
+                elif new_set and not bound_only and _frees_one(found, choice, whole):
+                    settled = _one_host_whole(*args, choice, found, prune, host_cap, meter)
+                    if settled is not None and settled[2]:
+                        return settled
+                    if settled is not None:
+                        known[i] = Undecoded(whole - 1)  # its legal plays fall short of the whole rack
         results, undecoded = _gather(known, choices)
         if bound_only and results:
             return _bound(results, undecoded, rack, full_rack, table, profile, meter)
@@ -255,6 +264,33 @@ def _search_choices(
         if host_cap[0] < 0 or host_cap[1] < 0:
             return None  # the host search ran past its limits: a full pass would too
     return None
+
+
+def _frees_one(found, choice, whole: int) -> bool:
+    """Whether a joker choice's bound is a play of the whole rack that frees one joker."""
+    return not isinstance(found, Undecoded) and found[0] >= whole and len(choice[1]) == 1
+
+
+def _one_host_whole(rack, full_rack, table, profile, objective, choice, found, prune, host_cap, meter):
+    """Under ``reuse: new_set``, which has no whole-rack-first pass: a choice that frees one joker
+    and whose bound plays the whole rack, settled at once at that floor (0.3.18). A legal play of
+    the whole rack ends the search (no play beats it; the other choices are not searched); no
+    play (``()`` played): the choice's legal plays fall short of it; None where the host search
+    gives up (``meter.why`` as it was: ``_settle`` asks again). ``polish-40`` trickle-jokers #49:
+    sixteen choices of four table jokers, fifteen of them bounded by the whole rest of an opening,
+    whose first settles it in 694 states, where their bounds took 139,000."""
+    virtual, forced, pinned = choice
+    why = meter.why
+    found = _hosted(
+        rack, full_rack, table, profile, objective, virtual, forced, found[0], prune, (), host_cap, meter,
+        tracked_pins=pinned, ceiling=found[0],
+    )  # fmt: skip
+    if found is None:
+        meter.why = why
+        return None
+    if found[2]:
+        meter.keep(found)
+    return found
 
 
 def _settle_whole(rack, full_rack, table, profile, objective, result, meter: Meter, whole):
