@@ -179,20 +179,21 @@ def check_table_jokers(
         {s for s, (_, f) in enumerate(slots) if f in ok}
         for _, _, ok in old
     ]  # fmt: skip
+    # a locked joker that must be freed needs a played tile to free it and a set that takes it
+    frees = [allow_free and any(played_counts[c] for c in ok) for _, _, ok in old]
     takes: dict[int, bool] = {}  # per new set holding a joker: ``_may_take_freed``
 
     def may_obey(mapping) -> bool:
-        for (_, _, ok), s in zip(old, mapping, strict=True):
+        for (_, _, ok), free, s in zip(old, frees, mapping, strict=True):
             j, face = slots[s]
-            if (
-                face not in ok
-            ):  # a locked joker that must be freed: by a played tile, into a set that takes it
-                if not allow_free or not any(played_counts[c] for c in ok):
-                    return False
-                if j not in takes:
-                    takes[j] = _may_take_freed(profile, new_table[j], played_counts)
-                if not takes[j]:
-                    return False
+            if face in ok:
+                continue
+            if not free:
+                return False
+            if j not in takes:
+                takes[j] = _may_take_freed(profile, new_table[j], played_counts)
+            if not takes[j]:
+                return False
         return True
 
     def outcome(mapping):
