@@ -382,8 +382,9 @@ def test_dead_end_states_change_no_answer(pos):
     step, and without the dead ends it keeps others, so it may find another play of the same
     score, and the search after it goes another way (0.3.15 measured 26 such plays on the 4,800
     committed positions). Until 0.3.18 this test also asked for the same play in fewer states; a
-    ``polish-40+two-rack-tiles`` position that Hypothesis draws in some runs only answers two
-    plays of 15 tiles worth 134, in 19,684 states with the pruning and 194,847 without (the
+    ``polish-40+two-rack-tiles`` position that Hypothesis drew in some runs then (its draws
+    depended on the modules loaded before it, which ``conftest._no_local_constants`` ends) answers
+    two plays of 15 tiles worth 134, in 19,684 states with the pruning and 194,847 without (the
     test below keeps it)."""
     args = (pos.rack, pos.table, pos.profile)
     opts = dict(initial=pos.initial, objective=pos.objective, rearrange=pos.rearrange, budget=None)
