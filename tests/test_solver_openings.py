@@ -417,3 +417,56 @@ def test_opening_cores_are_every_minimal_collection_once(seed):
     assert set(keys) == minimal_collections(rack, profile)
     for key in keys:
         assert not Counter(key) - Counter(rack)
+
+
+def _sets_formed_alone(rack, profile):
+    """Every valid set some tiles of ``rack`` form alone, by brute force: each sub-multiset of
+    three tiles or more, its jokers at every face (``make_meld`` decides)."""
+    from itertools import combinations, product
+
+    from rummisim.melds import make_meld
+
+    ts = profile.tileset
+    faces_for_joker = range(ts.joker)
+    found = set()
+    for size in range(3, len(rack) + 1):
+        for tiles in set(combinations(sorted(rack), size)):
+            jokers = [i for i, t in enumerate(tiles) if t == ts.joker]
+            for chosen in product(faces_for_joker, repeat=len(jokers)):
+                faces = list(tiles)
+                for i, face in zip(jokers, chosen, strict=True):
+                    faces[i] = face
+                try:
+                    found.add(make_meld(tiles, faces, profile))
+                except ValueError:
+                    continue
+    return found
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("name", ["standard", "classic-wrap", "polish-40", "standard+j3m3"])
+def test_rack_only_sets_are_every_set_the_rack_forms_alone(name, seed):
+    """``opening.rack_only_sets`` (over the set catalogue since 0.3.18) against brute force on
+    random racks of 5 to 7 tiles, a joker in most, two in some: the same sets, each once, each
+    made of the rack's tiles."""
+    from collections import Counter
+
+    from rummisim.solver.opening import rack_only_sets
+
+    profile = variant_profile(name) if name in VARIANTS else load_profile(name)
+    ts = profile.tileset
+    rng = np.random.default_rng(4100 + seed)
+    colour = int(rng.integers(ts.colours))  # tiles near one colour and value, so sets do form
+    start = int(rng.integers(1, ts.values - 3))
+    near = [ts.code(colour, v) for v in range(start, start + 5)]
+    near += [ts.code(c, start + 1) for c in range(ts.colours)]
+    size = int(rng.integers(5, 8))
+    n_jokers = min(ts.jokers, [0, 1, 1, 2][seed % 4], 1 if size == 7 else 2)
+    rack = tuple(sorted(rng.choice(near, size=size - n_jokers).tolist() + [ts.joker] * n_jokers))
+    listed = rack_only_sets(rack, profile)
+    assert len({s.meld for s in listed}) == len(listed)
+    have = Counter(rack)
+    for s in listed:
+        assert not Counter(s.tiles) - have
+        assert s.tiles == tuple(sorted(s.meld.tiles))
+    assert {s.meld for s in listed} == _sets_formed_alone(rack, profile)
