@@ -16,7 +16,7 @@ from typing import Any
 
 from rummisim.profile import RuleProfile
 from rummisim.solver.budget import GiveUp, Meter
-from rummisim.solver.common import is_legal, tile_gain
+from rummisim.solver.common import is_legal, tile_gains
 from rummisim.solver.hosts import grown_pins
 from rummisim.solver.passes import NO_BOUND, Undecoded, _best, _best_or_bound, _Found, _pools
 from rummisim.solver.pins import NO_PINS, split_pins, strict_pins
@@ -151,7 +151,8 @@ def _gather(known: dict, choices: list) -> tuple[list, int | None]:
 
 def _whole_rack(rack, profile: RuleProfile, objective: str) -> int:
     """The score of a play of the whole rack, which no play passes."""
-    return sum(tile_gain(profile, t, objective) for t in rack)
+    gains = tile_gains(profile, objective)
+    return sum(gains[t] for t in rack)
 
 
 def _legal_above(found, above: int, profile, table, full_rack) -> bool:

@@ -4,6 +4,7 @@ constants both the dynamic program and the integer program read. Pure; no I/O.""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rummisim.melds import Meld, tile_penalty
 from rummisim.moves import IllegalMove, validate_move
@@ -38,7 +39,14 @@ def gain(value: int, objective: str) -> int:
 
 def tile_gain(profile: RuleProfile, code: int, objective: str) -> int:
     """Objective gain of placing the rack tile ``code``."""
-    return gain(tile_penalty(code, profile), objective)
+    return tile_gains(profile, objective)[code]
+
+
+@lru_cache(maxsize=64)
+def tile_gains(profile: RuleProfile, objective: str) -> tuple[int, ...]:
+    """``tile_gain`` of every code, worked out once per profile and objective (the searches ask
+    for it thousands of times a position: 4,400 times in `polish-40` greedy #94's)."""
+    return tuple(gain(tile_penalty(code, profile), objective) for code in range(profile.tileset.n_codes))
 
 
 def is_legal(profile: RuleProfile, table, rack, new_table, played, *, opened: bool, waive=()) -> bool:
