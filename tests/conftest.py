@@ -9,7 +9,7 @@ from rummisim.profile import RuleProfile
 
 
 def _no_local_constants() -> None:
-    """Hypothesis (6.13x and later) draws some values from the constants of the local modules
+    """Recent Hypothesis (6.170 here) draws some values from the constants of the local modules
     loaded so far (``providers._get_local_constants``). So a ``derandomize=True`` test drew other
     examples depending on which ``rummisim`` modules the tests before it had imported, and
     ``pytest -n`` workers, which run different tests first, drew different positions from one run
