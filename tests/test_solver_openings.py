@@ -446,7 +446,7 @@ def _sets_formed_alone(rack, profile):
 @pytest.mark.parametrize("seed", range(12))
 @pytest.mark.parametrize("name", ["standard", "classic-wrap", "polish-40", "standard+j3m3"])
 def test_rack_only_sets_are_every_set_the_rack_forms_alone(name, seed):
-    """``opening.rack_only_sets`` (over the set catalogue since 0.3.18) against brute force on
+    """``opening.rack_only_sets`` (over the profile's set catalogue) against brute force on
     random racks of 5 to 7 tiles, a joker in most, two in some: the same sets, each once, each
     made of the rack's tiles."""
     from collections import Counter

@@ -126,8 +126,10 @@ def _window_sets(
 @lru_cache(maxsize=1 << 16)
 def _rack_set(tiles: tuple[int, ...], faces: tuple[int, ...], profile: RuleProfile) -> RackSet | None:
     """The ``RackSet`` of these tiles at these faces, or None where they are no valid set. Kept
-    across calls: a game's racks differ by a few tiles, so most of a rack's sets were made for an
-    earlier one (``polish-40``'s holding positions spent a fifth of their time making them)."""
+    across calls beside ``_window_sets``: a window whose faces the rack holds in another pattern
+    lists many of the same tile tuples (2,000 random ``polish-40`` racks, the first time: 60 us a
+    rack with this cache, 75 without; ``polish-40``'s holding positions once spent a fifth of
+    their time making these sets)."""
     meld = make_meld(tiles, faces, profile)
     if not is_valid_meld(meld, profile):
         return None
