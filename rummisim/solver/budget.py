@@ -85,7 +85,8 @@ class SearchOptions:
     cannot cover what their runs and groups lack; beam passes and probes too since 0.3.15).
     ``backward``: an exact tracked host pass goes after the same pass without host fields and
     leaves out the states that cannot reach the floor by what that pass says they can still add
-    (``solver.backward``, 0.3.16)."""
+    (``solver.backward``, 0.3.16). ``reuse_refuted``: a pass at a floor that a search made before
+    and that found nothing there is not run again, its states charged again (``Meter.refuted``)."""
 
     max_host_solves: int = 100
     max_host_states: int = 1 << 18
@@ -100,6 +101,7 @@ class SearchOptions:
     max_tracked_call: int = 1 << 19
     prune_dead: bool = True
     backward: bool = True
+    reuse_refuted: bool = True
 
 
 DEFAULT_OPTIONS = SearchOptions()
@@ -136,6 +138,9 @@ class Meter:
         self.cut = False
         self.kept: list[tuple[int, tuple[Meld, ...], tuple[int, ...]]] = []
         self.why: GiveUp | None = None
+        # the passes at a floor that found nothing (``SearchOptions.reuse_refuted``): their inputs
+        # (``passes._best_or_bound``), the states they made
+        self.refuted: dict[tuple, int] = {}
 
     def fail(self, why: GiveUp) -> None:
         """Record why a part of the search gives up (its answer: None)."""
@@ -147,6 +152,18 @@ class Meter:
             self.kept.append(found)
             self.kept.sort(key=lambda kept: -kept[0])
             del self.kept[KEPT_PLAYS:]
+
+    def replayed(self, key: tuple) -> bool:
+        """Whether this search made the pass ``key`` (what the kernel sees: ``passes._best_or_bound``)
+        before and it found nothing at its floors (``refuted``, ``SearchOptions.reuse_refuted``):
+        it would find nothing again, so its states are charged again and it is not run. Where they
+        pass what the next kernel call may create, False: the pass runs, and runs past it as
+        before, so answers, states and a budget's cut are what they would be without this."""
+        made = self.refuted.get(key)
+        if made is None or made > self.limit():
+            return False
+        self.spend(made)
+        return True
 
     def limit(self) -> int:
         """The states the next kernel call may create."""

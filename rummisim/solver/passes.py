@@ -245,9 +245,6 @@ def _best_or_bound(
             meter.fail(GiveUp.TRACKED_NOT_APPLICABLE)
             return None
         host_fields = _host_fields(tab, n_rj, profile, n_tj)
-    grids = _grids(table_counts, rack_counts, profile, _position_gains(profile, objective), n_jokers)
-    n_pos = grids.table.shape[0]
-    n_steps = n_pos * (C + 1)
     if floor is None:
         bounds = _bounds(rack_counts[:joker], profile, objective) if prune else [NO_BOUND]
     else:
@@ -262,6 +259,14 @@ def _best_or_bound(
         bounds = [need]
         if ladder and prune:
             bounds = [b for b in _bounds(rack_counts[:joker], profile, objective) if need < b <= top] + bounds
+    known = None  # (a pass that found nothing at its floors is not run again: ``Meter.replayed``)
+    if floor is not None and host_fields is None and not beam_states and meter.options.reuse_refuted:
+        known = (table_counts.tobytes(), rack_counts.tobytes(), tuple(int(b) for b in bounds), pinned)
+        if meter.replayed(known):
+            return NO_BOUND, table, ()
+    grids = _grids(table_counts, rack_counts, profile, _position_gains(profile, objective), n_jokers)
+    n_pos = grids.table.shape[0]
+    n_steps = n_pos * (C + 1)
     beam = step_cap = 0
     if beam_states:
         # half the states for the steps' caps: one state's moves may pass a cap a little
@@ -272,8 +277,11 @@ def _best_or_bound(
     # reaches no floor (``_search``)
     wraps = host_fields is not None and grids.wrapable.any()
     plain = _tables(profile, copies, n_jokers, False) if wraps else None
+    spent = meter.spent
     best = _search(tab, grids, bounds, meter, beam, step_cap, pins=kernel_pins, host=host_fields, plain=plain)
     if best == NO_STATE and floor is not None:
+        if known is not None:
+            meter.refuted[known] = meter.spent - spent
         return NO_BOUND, table, ()  # nothing reaches the floor
     if not isinstance(best, _Best):
         meter.fail(GiveUp.STATES)
