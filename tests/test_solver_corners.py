@@ -32,7 +32,7 @@ from rummisim.moves import validate_move
 from rummisim.solver import passes, reference_solve, solve
 from rummisim.solver.dp import without_rearrange
 from rummisim.solver.jokers_placed import restore_jokers
-from rummisim.solver.passes import _group_totals, _pair_totals
+from rummisim.solver.host_fields import _group_totals, _pair_totals
 from rummisim.solver.wrap import split_arrays
 
 CORNERS = [
@@ -246,7 +246,7 @@ def test_strict_sets_tracked_pass_keeps_the_pins_value_objective():
 
 
 def test_two_freed_jokers_in_one_group_need_a_group_that_holds_both():
-    """``passes._pair_totals``: K12 K12 B12 B12 form two groups of two tiles; one of them holds
+    """``host_fields._pair_totals``: K12 K12 B12 B12 form two groups of two tiles; one of them holds
     both freed jokers only with a third joker in the other (two jokers in all: no)."""
     profile = load_profile("standard")
     pairs, totals = _pair_totals(profile, (9, 5)), _group_totals(profile, (9, 5))

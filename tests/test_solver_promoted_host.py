@@ -56,8 +56,8 @@ def _spy_promoted(monkeypatch) -> list[tuple[bool, object]]:
 
 def _without_promotion(monkeypatch) -> None:
     """Tracked passes that start the host run at its first tile (the search before 0.3.13)."""
-    original = passes._host_fields
-    monkeypatch.setattr(passes, "_host_fields", lambda *a: original(*a)._replace(promote=False))
+    original = passes.host_record
+    monkeypatch.setattr(passes, "host_record", lambda *a: original(*a)._replace(promote=False))
 
 
 @pytest.mark.parametrize(("name", "table", "rack"), PROMOTED)

@@ -2,19 +2,24 @@
 table jokers' host sets ride in the kernel's key (``kernel._kernel``), their moves at a colour
 step (``_host_move``), at the groups of a value (``_host_group_jokers``) and at the top
 (``host_lead``), and which host runs beat others (``host_beats``, read by
-``kernel._drop_dominated``). Compiled with numba; pure; no I/O.
+``kernel._drop_dominated``); ``host_record`` builds the kernel's record of them for a search (the
+joker counts the groups of a value may hold, ``_group_totals`` and ``_pair_totals``). The moves
+are compiled with numba; pure; no I/O.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 import numba
 import numpy as np
 
+from rummisim.profile import RuleProfile
 from rummisim.solver.common import (
     HOST_RACK_ITEMS,
 )
+from rummisim.solver.tables import GROUP_NUMBERED, RunTypes, _Tables, type_arrays
 
 # The host set of one freed table joker (``jokers.reuse: two_rack_tiles``): the key's host
 # field is 0..5 before it exists (the rack copies of the current value in its groups, as
@@ -48,7 +53,7 @@ HOST_TYPES = ("A", "C", "D", "E")  # the run types a host run takes (untracked j
 
 class HostFields(NamedTuple):
     """The kernel's record of a search that tracks the host sets of one or two freed table
-    jokers in the key (``passes._host_fields``; ``_host_move``)."""
+    jokers in the key (``host_record``; ``_host_move``)."""
 
     at: int  # the host field's first bit in the key
     n_rj: int  # the rack jokers among the DP's jokers
@@ -281,3 +286,95 @@ def host_lead(kind, items, freed, n_rj, top_jokers, extra=0):
     if rack_jokers > n_rj or items + rack_jokers < HOST_RACK_ITEMS:
         return -1
     return lead
+
+
+def host_record(tab: _Tables, n_rj: int, profile: RuleProfile, freed: int) -> HostFields:
+    """The kernel's record of a search that tracks the host sets of ``freed`` (one or two)
+    freed jokers: the fields sit above the key's other fields (with wrap, the kernel's
+    per-colour low counts are unused: ``wrap.split_arrays``)."""
+    at = tab.kernel.low_at
+    after_tile, after_joker, closes, top_jokers = type_arrays(tab.types)
+    shape = tab.kernel.group_jokers.shape
+    totals, pairs = _group_totals(profile, shape), _pair_totals(profile, shape)
+    second = at + HOST_BITS if freed == 2 else -1
+    beats = _host_beats(tab.types)
+    rack_only = profile.jokers.reuse == "new_set"
+    promote = freed == 1 and not rack_only
+    arrays = (after_tile, after_joker, closes, top_jokers, totals, pairs)
+    return HostFields(at, n_rj, *arrays, second, beats, rack_only, promote)
+
+
+@lru_cache(maxsize=16)
+def _host_beats(types: RunTypes) -> np.ndarray:
+    """``host_beats`` of the profile's run types, once per types (shared: never written)."""
+    return host_beats(*type_arrays(types))
+
+
+@lru_cache(maxsize=64)
+def _group_totals(profile: RuleProfile, shape: tuple[int, int]) -> np.ndarray:
+    """Per (tiles of a value set aside for groups, most of one colour): bit ``z`` set where they
+    form groups of distinct colours holding ``z`` jokers in all (each group ``min_size`` to
+    ``max_size`` items, at most ``jokers.max_per_set`` jokers, ``GROUP_NUMBERED`` numbered
+    tiles or more)."""
+    lo, hi = profile.groups.min_size, profile.groups.max_size
+    cap = profile.jokers.max_per_set
+    out = np.zeros(shape, dtype=np.int64)
+    for n in range(shape[0]):
+        for m in range(shape[1]):
+            if n == 0:
+                out[n, m] = 1
+                continue
+            for k in range(max(m, 1), n // GROUP_NUMBERED + 1):
+                small, extra = divmod(n, k)
+                span = _joker_span([small + 1] * extra + [small] * (k - extra), lo, hi, cap)
+                if span is not None:
+                    out[n, m] |= _bit_range(*span)
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _pair_totals(profile: RuleProfile, shape: tuple[int, int]) -> np.ndarray:
+    """``_group_totals`` where one group holds two jokers or more beside two numbered tiles or
+    more (two freed jokers in one host group): over every split of the tiles into groups of
+    ``GROUP_NUMBERED`` to ``min(max_size, colours)`` tiles, ``m`` groups or more (a relaxation:
+    the colours of the tiles are not known, so some splits may not form)."""
+    lo, hi = profile.groups.min_size, profile.groups.max_size
+    cap = profile.jokers.max_per_set
+    widest = min(hi, profile.tileset.colours)
+    out = np.zeros(shape, dtype=np.int64)
+
+    def splits(n: int, smallest: int):  # sizes of groups in rising order, summing to n
+        if n == 0:
+            yield ()
+        for size in range(smallest, min(n, widest) + 1):
+            for rest in splits(n - size, size):
+                yield (size, *rest)
+
+    for n in range(shape[0]):
+        for sizes in splits(n, GROUP_NUMBERED):
+            for d, pair in enumerate(sizes):
+                pair_room = min(hi - pair, cap)  # the jokers the pair's group may hold
+                span = _joker_span(sizes[:d] + sizes[d + 1 :], lo, hi, cap)
+                if pair_room < 2 or span is None:
+                    continue
+                bits = _bit_range(span[0] + 2, span[1] + pair_room)
+                for m in range(min(len(sizes), shape[1] - 1) + 1):
+                    out[n, m] |= bits
+    out.setflags(write=False)
+    return out
+
+
+def _joker_span(sizes, lo: int, hi: int, cap: int) -> tuple[int, int] | None:
+    """The fewest and the most jokers groups of these numbered ``sizes`` hold in all (each group
+    ``lo`` to ``hi`` items, at most ``cap`` jokers); None where one of them cannot be a group."""
+    need = [max(0, lo - size) for size in sizes]
+    room = [min(hi - size, cap) for size in sizes]
+    if any(a > b for a, b in zip(need, room, strict=True)):
+        return None
+    return sum(need), sum(room)
+
+
+def _bit_range(first: int, last: int) -> int:
+    """Bits ``first`` to ``last`` set (none where ``last < first``)."""
+    return ((1 << (last + 1)) - 1) & ~((1 << first) - 1) if last >= first else 0

@@ -48,7 +48,7 @@ groups of the second, which counts their rack copies (0.3.2: one rack copy count
 ``validate_move`` refused); the first host run may take the second freed joker too (one set holding
 both); both may join the groups of one value, each in a group with two rack items (four in all: the
 host fields count the groups' rack copies, 0.3.3) or both in one group (a split of the value's tiles
-where one group holds two jokers and two tiles, ``passes._pair_totals``); ``_host_groups`` finds the
+where one group holds two jokers and two tiles, ``host_fields._pair_totals``); ``_host_groups`` finds the
 groups, else the play is refused. With three or more jokers in the search (a rack joker beside the
 freed ones) its runs go without per-run joker counts, a relaxation of ``max_per_set`` that is exact
 wherever its play is legal; and a decoding ``validate_move`` refuses is tried once more with the

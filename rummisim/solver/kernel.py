@@ -65,7 +65,7 @@ wrapping colours, where groups may form, the jokers to place; ``passes._grids``)
 once with its ``_Tables``); ``Buffers`` the state arrays and hash tables (``_buffers``, one per
 process); ``passes.Pass`` one pass's floor, budget and beam (``passes._run_passes``, per
 floor); ``pins.PinGrids`` the pinned sets per position and colour (``pins.pin_grids``, zeros
-without pins); ``host_fields.HostFields`` the tracked host sets (``passes._host_fields``), or None, which
+without pins); ``host_fields.HostFields`` the tracked host sets (``host_fields.host_record``), or None, which
 compiles a kernel without the host code. Pure; no I/O.
 """
 

@@ -66,7 +66,7 @@ from rummisim.solver.host_fields import (
     HOST_TYPES,
     MAX_HOST_COLOURS,
     HostFields,
-    host_beats,
+    host_record,
 )
 from rummisim.solver.hosts import (
     Host,
@@ -84,17 +84,14 @@ from rummisim.solver.pins import (
     pin_grids,
 )
 from rummisim.solver.tables import (
-    GROUP_NUMBERED,
     MAX_KEY_BITS,
     MAX_STATES,
     NO_STATE,
     OVER_BUDGET,
     OVERFLOW,
     KernelTables,
-    RunTypes,
     _Tables,
     _tables,
-    type_arrays,
 )
 from rummisim.solver.wrap import split_arrays
 
@@ -244,7 +241,7 @@ def _best_or_bound(
         if tab.kernel.low_at + n_tj * HOST_BITS > MAX_KEY_BITS or C > MAX_HOST_COLOURS:
             meter.fail(GiveUp.TRACKED_NOT_APPLICABLE)
             return None
-        host_fields = _host_fields(tab, n_rj, profile, n_tj)
+        host_fields = host_record(tab, n_rj, profile, n_tj)
     if floor is None:
         bounds = _bounds(rack_counts[:joker], profile, objective) if prune else [NO_BOUND]
     else:
@@ -491,9 +488,11 @@ def _search_splits(
     left = UNLIMITED if meter.left is None else meter.left
     call = UNLIMITED if meter.call_limit is None else meter.call_limit
     records = tuple(grids), tuple(tab.kernel), None if plain is None else tuple(plain.kernel)
+    edges = pass_edges(host is not None, meter.options)
+    plain_first = plain is not None and edges is not None and plain.types == tab.types
     found, split, chained, created = _run_splits(
         *records, tuple(_buffers()), tuple(pins), host, tables, racks, bounds, left, call,
-        meter.options.prune_dead, steps, pass_edges(host is not None, meter.options),
+        meter.options.prune_dead, steps, edges, plain_first,
     )  # fmt: skip
     meter.spend(int(created))
     if found == OVER_BUDGET:
@@ -506,7 +505,7 @@ def _search_splits(
 @numba.njit(cache=True, nogil=True)
 def _run_splits(
     grids, tables, plain, buffers, pins, host, split_tables, split_racks, bounds, left, call, prune, steps,
-    edges,
+    edges, plain_first,
 ):  # fmt: skip
     """The floors of ``bounds`` round the wrap splits (``split_tables``, ``split_racks``: each
     split's grids), highest floor first, each split after a play only looking for a better score
@@ -527,6 +526,17 @@ def _run_splits(
         for k in range(split_tables.shape[0]):
             above[0] = floor if best_split < 0 else max(floor, best_score + 1)
             split = (split_tables[k], split_racks[k], gain, no_wrap, allow_group, n_jokers)
+            if edges is not None and plain_first:  # (the same tables without host fields)
+                limit = min(left - created, call)
+                found, made = _plain_first(split, tables, buffers, pins, host, above[0], limit, prune, edges)
+                created += made
+                if found in (OVERFLOW, OVER_BUDGET):
+                    return found, -1, False, created
+                if found >= 0:
+                    best_score = scores[found]
+                    best_split = k
+                    chained = _chain(parents, actions, found, steps) == steps.shape[0]
+                continue
             if plain is not None:
                 limit = min(left - created, call)
                 found, made = _run_passes(split, plain, buffers, pins, None, above, limit, 0, 0, prune, None)
@@ -581,98 +591,6 @@ def _passes(tab: _Tables, grids: Grids, bounds, meter: Meter, beam: int = 0, ste
     return int(best)
 
 
-def _host_fields(tab: _Tables, n_rj: int, profile: RuleProfile, freed: int) -> HostFields:
-    """The kernel's record of a search that tracks the host sets of ``freed`` (one or two)
-    freed jokers: the fields sit above the key's other fields (with wrap, the kernel's
-    per-colour low counts are unused: ``wrap.split_arrays``)."""
-    at = tab.kernel.low_at
-    after_tile, after_joker, closes, top_jokers = type_arrays(tab.types)
-    shape = tab.kernel.group_jokers.shape
-    totals, pairs = _group_totals(profile, shape), _pair_totals(profile, shape)
-    second = at + HOST_BITS if freed == 2 else -1
-    beats = _host_beats(tab.types)
-    rack_only = profile.jokers.reuse == "new_set"
-    promote = freed == 1 and not rack_only
-    arrays = (after_tile, after_joker, closes, top_jokers, totals, pairs)
-    return HostFields(at, n_rj, *arrays, second, beats, rack_only, promote)
-
-
-@lru_cache(maxsize=16)
-def _host_beats(types: RunTypes) -> np.ndarray:
-    """``host_beats`` of the profile's run types, once per types (shared: never written)."""
-    return host_beats(*type_arrays(types))
-
-
-@lru_cache(maxsize=64)
-def _group_totals(profile: RuleProfile, shape: tuple[int, int]) -> np.ndarray:
-    """Per (tiles of a value set aside for groups, most of one colour): bit ``z`` set where they
-    form groups of distinct colours holding ``z`` jokers in all (each group ``min_size`` to
-    ``max_size`` items, at most ``jokers.max_per_set`` jokers, ``GROUP_NUMBERED`` numbered
-    tiles or more)."""
-    lo, hi = profile.groups.min_size, profile.groups.max_size
-    cap = profile.jokers.max_per_set
-    out = np.zeros(shape, dtype=np.int64)
-    for n in range(shape[0]):
-        for m in range(shape[1]):
-            if n == 0:
-                out[n, m] = 1
-                continue
-            for k in range(max(m, 1), n // GROUP_NUMBERED + 1):
-                small, extra = divmod(n, k)
-                span = _joker_span([small + 1] * extra + [small] * (k - extra), lo, hi, cap)
-                if span is not None:
-                    out[n, m] |= _bit_range(*span)
-    out.setflags(write=False)
-    return out
-
-
-@lru_cache(maxsize=64)
-def _pair_totals(profile: RuleProfile, shape: tuple[int, int]) -> np.ndarray:
-    """``_group_totals`` where one group holds two jokers or more beside two numbered tiles or
-    more (two freed jokers in one host group): over every split of the tiles into groups of
-    ``GROUP_NUMBERED`` to ``min(max_size, colours)`` tiles, ``m`` groups or more (a relaxation:
-    the colours of the tiles are not known, so some splits may not form)."""
-    lo, hi = profile.groups.min_size, profile.groups.max_size
-    cap = profile.jokers.max_per_set
-    widest = min(hi, profile.tileset.colours)
-    out = np.zeros(shape, dtype=np.int64)
-
-    def splits(n: int, smallest: int):  # sizes of groups in rising order, summing to n
-        if n == 0:
-            yield ()
-        for size in range(smallest, min(n, widest) + 1):
-            for rest in splits(n - size, size):
-                yield (size, *rest)
-
-    for n in range(shape[0]):
-        for sizes in splits(n, GROUP_NUMBERED):
-            for d, pair in enumerate(sizes):
-                pair_room = min(hi - pair, cap)  # the jokers the pair's group may hold
-                span = _joker_span(sizes[:d] + sizes[d + 1 :], lo, hi, cap)
-                if pair_room < 2 or span is None:
-                    continue
-                bits = _bit_range(span[0] + 2, span[1] + pair_room)
-                for m in range(min(len(sizes), shape[1] - 1) + 1):
-                    out[n, m] |= bits
-    out.setflags(write=False)
-    return out
-
-
-def _joker_span(sizes, lo: int, hi: int, cap: int) -> tuple[int, int] | None:
-    """The fewest and the most jokers groups of these numbered ``sizes`` hold in all (each group
-    ``lo`` to ``hi`` items, at most ``cap`` jokers); None where one of them cannot be a group."""
-    need = [max(0, lo - size) for size in sizes]
-    room = [min(hi - size, cap) for size in sizes]
-    if any(a > b for a, b in zip(need, room, strict=True)):
-        return None
-    return sum(need), sum(room)
-
-
-def _bit_range(first: int, last: int) -> int:
-    """Bits ``first`` to ``last`` set (none where ``last < first``)."""
-    return ((1 << (last + 1)) - 1) & ~((1 << first) - 1) if last >= first else 0
-
-
 @lru_cache(maxsize=16)
 def _no_pins(shape: tuple[int, int]) -> PinGrids:
     """The kernel's pin grids of a search without pins (shared: never written)."""
@@ -713,25 +631,9 @@ def _run_passes(grids, tables, buffers, pins, host, bounds, limit, beam, step_ca
     where that finds nothing the tracked pass cannot either, else it leaves out the states that
     cannot reach the floor by what their projections can still add (``backward``)."""
     grids, tables, buffers, pins = Grids(*grids), KernelTables(*tables), Buffers(*buffers), PinGrids(*pins)
-    rgrid, gain, n_jokers = grids.rack, grids.gain, grids.n_jokers
-    n_pos, n_col = rgrid.shape
-    n_steps = n_pos * n_col
-    rest_gain = np.empty(n_steps, dtype=np.int64)
-    total = 0
-    min_gain = -1
-    for p in range(n_pos):
-        for c in range(n_col):
-            total += rgrid[p, c] * gain[p]
-            if rgrid[p, c] > 0 and (min_gain < 0 or gain[p] < min_gain):
-                min_gain = gain[p]
-    run = 0
-    for p in range(n_pos):
-        for c in range(n_col):
-            run += rgrid[p, c] * gain[p]
-            rest_gain[p * n_col + c] = total - run
+    rest_gain, whole, debt_unit = _rest_gains(grids)
     n_bounds = bounds.shape[0]
-    probe = beam == 0 and n_jokers > 0 and n_bounds > 0 and min_gain >= 0 and bounds[0] > total - min_gain
-    debt_unit = gain[n_pos // 2]
+    probe = beam == 0 and grids.n_jokers > 0 and n_bounds > 0 and bounds[0] > whole
     created = 0
     best = NO_STATE
     exact = False
@@ -751,6 +653,64 @@ def _run_passes(grids, tables, buffers, pins, host, bounds, limit, beam, step_ca
         if best != NO_STATE:
             break
     return best, created
+
+
+@numba.njit(cache=True, nogil=True)
+def _rest_gains(grids):
+    """(``Pass.rest_gain``, the most score a play leaving one rack tile can reach: a floor above it
+    asks for every rack tile, ``Pass.debt_unit``) of a pass over ``grids``."""
+    rgrid, gain = grids.rack, grids.gain
+    n_pos, n_col = rgrid.shape
+    rest_gain = np.empty(n_pos * n_col, dtype=np.int64)
+    total = 0
+    min_gain = -1
+    for p in range(n_pos):
+        for c in range(n_col):
+            total += rgrid[p, c] * gain[p]
+            if rgrid[p, c] > 0 and (min_gain < 0 or gain[p] < min_gain):
+                min_gain = gain[p]
+    run = 0
+    for p in range(n_pos):
+        for c in range(n_col):
+            run += rgrid[p, c] * gain[p]
+            rest_gain[p * n_col + c] = total - run
+    # (no rack tile: no floor asks for every one)
+    whole = total - min_gain if min_gain >= 0 else UNLIMITED
+    return rest_gain, whole, gain[n_pos // 2]
+
+
+@numba.njit(cache=True, nogil=True)
+def _plain_first(grids, tables, buffers, pins, host, bound, limit, prune, edges):
+    """``_run_passes`` of a tracked pass at the one floor ``bound``, where the same tables serve the
+    pass without host fields (one or two jokers): that plain pass first, its edges noted, then the
+    probe and the tracked pass under its bounds (``_tracked_after_plain`` runs the probe first). A
+    wrap split runs the plain pass anyway, to skip the splits it rules out: in this order it runs once,
+    where it ran twice, and the probe runs only where the plain pass finds a play (as the tracked
+    pass then does). The same answer, in fewer states: (found, states created)."""
+    grids, tables, buffers, pins = Grids(*grids), KernelTables(*tables), Buffers(*buffers), PinGrids(*pins)
+    edges = Edges(*edges)
+    rest_gain, whole, debt_unit = _rest_gains(grids)
+    edges.made[0] = 0
+    pass_ = Pass(rest_gain, bound, limit, 0, 0, debt_unit, prune)
+    best, created, exact = _kernel(grids, tables, buffers, pass_, pins, None, edges, None)
+    if best in (NO_STATE, OVER_BUDGET):
+        return best, created
+    n_steps = grids.table.shape[0] * (grids.table.shape[1] + 1)
+    traced = best >= 0 and edges.made[0] <= edges.parent.shape[0]
+    if traced:
+        future = build_future(buffers.keys, edges, n_steps, tables.jokers_at, tables.add)
+    if grids.n_jokers > 0 and bound > whole:
+        probe = Pass(rest_gain, bound, limit - created, PROBE_BEAM, PROBE_BEAM * PROBE_CAP, debt_unit, prune)
+        best, made, exact = _kernel(grids, tables, buffers, probe, pins, host, None, None)
+        created += made
+        if best != NO_STATE or exact:
+            return best, created  # a play of the whole rack, or the probe was the exact pass
+    rest = Pass(rest_gain, bound, limit - created, 0, 0, debt_unit, prune)
+    if traced:
+        best, made, exact = _kernel(grids, tables, buffers, rest, pins, host, None, future)
+    else:  # past the state or edge arrays: the tracked pass without the plain one's bounds
+        best, made, exact = _kernel(grids, tables, buffers, rest, pins, host, None, None)
+    return best, created + made
 
 
 @numba.njit(cache=True, nogil=True)
