@@ -56,6 +56,18 @@ def test_the_tracked_pass_answers_the_same_with_the_plain_pass_bounds(name, n, s
     assert fewer > 0
 
 
+def _with_and_without_bounds(profile, rack: str, table: str, tiles: int):
+    """A committed position solved with the plain pass's bounds and without them: both proven,
+    the same score, ``tiles`` placed, and the play with them legal."""
+    ours = solve(rack, table, profile, budget=None)
+    plain = solve(rack, table, profile, budget=None, options=SearchOptions(backward=False))
+    assert ours.proven and plain.proven and ours.tiles_placed == plain.tiles_placed == tiles
+    assert ours.value_placed == plain.value_placed
+    rack_tiles, old = parse_tiles(rack, profile), parse_table(table, profile)
+    validate_move(profile, old, rack_tiles, ours.table, ours.played, opened=True)
+    return ours, plain
+
+
 def test_a_committed_position_keeps_its_play_in_half_the_states():
     """``guide-strict-joker`` trickle-jokers #195 (``benchmarks/positions``): its whole rack, 27
     tiles, is placed either way; with the bounds in 231,862 states, without them 441,550."""
@@ -66,10 +78,7 @@ def test_a_committed_position_keeps_its_play_in_half_the_states():
         " | R1 R2 R3 R4 | R3 O3 B3 | R4 R5 R6 R7 | R6 R7 R8 R9 R10 | R11 O11 B11 | O1 O2 O3"
         " | O5 O6 O7 O8 O9 O10 | B1 B2 B3 B4 B5 B6 | B6 B7 B8 B9"
     )
-    ours = solve(rack, table, profile, budget=None)
-    plain = solve(rack, table, profile, budget=None, options=SearchOptions(backward=False))
-    assert ours.proven and plain.proven and ours.tiles_placed == plain.tiles_placed == 27
-    assert ours.value_placed == plain.value_placed
+    ours, plain = _with_and_without_bounds(profile, rack, table, 27)
     assert ours.nodes < 0.6 * plain.nodes
 
 
@@ -86,15 +95,10 @@ def test_a_wrap_split_runs_its_plain_pass_once():
         " | K8 K9 K10 K11 K12 K13 | K13 R13 B13 | R1 R2 R3 | R3 O3 B3 | R6 O6 B6 | R10 R11 J(R12) R13"
         " | R10 O10 B10 | R11 O11 B11 | O1 O2 O3 | O2 J(O3) O4 O5 | O8 O9 O10 | B2 B3 B4"
     )
-    ours = solve(rack, table, profile, budget=None)
-    plain = solve(rack, table, profile, budget=None, options=SearchOptions(backward=False))
-    ref = reference_solve(rack, table, profile)
-    assert ours.proven and ours.tiles_placed == plain.tiles_placed == len(ref.played) == 12
-    assert ours.value_placed == plain.value_placed
-    validate_move(
-        profile, parse_table(table, profile), parse_tiles(rack, profile), ours.table, ours.played, opened=True
+    ours, _ = _with_and_without_bounds(
+        profile, rack, table, len(reference_solve(rack, table, profile).played)
     )
-    assert ours.nodes < 139_352
+    assert ours.tiles_placed == 12 and ours.nodes < 139_352
 
 
 def _edges(steps: list[list[tuple[int, int, int]]], first: int, finals: list[bool]) -> Edges:

@@ -31,8 +31,8 @@ from rummisim import load_profile, parse_table, parse_tiles
 from rummisim.moves import validate_move
 from rummisim.solver import passes, reference_solve, solve
 from rummisim.solver.dp import without_rearrange
-from rummisim.solver.jokers_placed import restore_jokers
 from rummisim.solver.host_fields import _group_totals, _pair_totals
+from rummisim.solver.jokers_placed import restore_jokers
 from rummisim.solver.wrap import split_arrays
 
 CORNERS = [

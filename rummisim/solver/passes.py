@@ -510,7 +510,8 @@ def _run_splits(
     """The floors of ``bounds`` round the wrap splits (``split_tables``, ``split_racks``: each
     split's grids), highest floor first, each split after a play only looking for a better score
     (``_search``); with ``plain`` (the tables of the same search without host fields), a split
-    whose plain pass reaches no floor is skipped at that floor. (The best score, its split,
+    whose plain pass reaches no floor is skipped at that floor (``plain_first``: that plain pass
+    also bounds the tracked one, ``_plain_first``). (The best score, its split,
     whether its steps chained into ``steps``, the states created), or (NO_STATE / OVERFLOW /
     OVER_BUDGET, -1, False, states created). Each pass may create ``call`` states, all of them
     ``left``; ``edges``: ``_run_passes``'."""
@@ -526,27 +527,24 @@ def _run_splits(
         for k in range(split_tables.shape[0]):
             above[0] = floor if best_split < 0 else max(floor, best_score + 1)
             split = (split_tables[k], split_racks[k], gain, no_wrap, allow_group, n_jokers)
-            if edges is not None and plain_first:  # (the same tables without host fields)
+            if edges is not None and plain_first:  # (the same tables: one plain pass, ``_plain_first``)
                 limit = min(left - created, call)
                 found, made = _plain_first(split, tables, buffers, pins, host, above[0], limit, prune, edges)
-                created += made
-                if found in (OVERFLOW, OVER_BUDGET):
-                    return found, -1, False, created
-                if found >= 0:
-                    best_score = scores[found]
-                    best_split = k
-                    chained = _chain(parents, actions, found, steps) == steps.shape[0]
-                continue
-            if plain is not None:
+            else:
+                if plain is not None:
+                    limit = min(left - created, call)
+                    found, made = _run_passes(
+                        split, plain, buffers, pins, None, above, limit, 0, 0, prune, None
+                    )
+                    created += made
+                    if found == OVER_BUDGET:
+                        return found, -1, False, created
+                    if found == NO_STATE:
+                        continue  # (a pass without host fields reaches no floor: a tracked one cannot)
                 limit = min(left - created, call)
-                found, made = _run_passes(split, plain, buffers, pins, None, above, limit, 0, 0, prune, None)
-                created += made
-                if found == OVER_BUDGET:
-                    return found, -1, False, created
-                if found == NO_STATE:
-                    continue  # (a pass without host fields reaches no floor: a tracked one cannot)
-            limit = min(left - created, call)
-            found, made = _run_passes(split, tables, buffers, pins, host, above, limit, 0, 0, prune, edges)
+                found, made = _run_passes(
+                    split, tables, buffers, pins, host, above, limit, 0, 0, prune, edges
+                )
             created += made
             if found in (OVERFLOW, OVER_BUDGET):
                 return found, -1, False, created
