@@ -1,9 +1,9 @@
-"""A pass at a floor that found nothing is not run again in the same search
-(``SearchOptions.reuse_refuted``, ``Meter.refuted``): the joker choices and the host sets of a
-position often search the same tiles at the same floor (the same rest after another host set,
-another opening core, the full search after the pruned one). The pass is replayed, its states
-charged again, so the answer, the states a search reports and where a budget cuts it short are
-what they were without it; only the kernel calls are fewer."""
+"""A pass with a host set placed that found nothing at its floor is not run again in the same
+search (``SearchOptions.reuse_refuted``, ``Meter.replayed``): the host listings of a position
+often search the same tiles at the same floor (the same rest after another host set or opening
+core, the full search after the pruned one). The pass is replayed, its states charged again, so
+the answer, the states a search reports and where a budget cuts it short are what they were
+without it; only the kernel calls are fewer."""
 
 from __future__ import annotations
 

@@ -85,8 +85,9 @@ class SearchOptions:
     cannot cover what their runs and groups lack; beam passes and probes too since 0.3.15).
     ``backward``: an exact tracked host pass goes after the same pass without host fields and
     leaves out the states that cannot reach the floor by what that pass says they can still add
-    (``solver.backward``, 0.3.16). ``reuse_refuted``: a pass at a floor that a search made before
-    and that found nothing there is not run again, its states charged again (``Meter.refuted``)."""
+    (``solver.backward``, 0.3.16). ``reuse_refuted``: a pass with a host set placed that a search
+    made before and that found nothing at its floor is not run again, its states charged again
+    (``Meter.replayed``, 0.3.19)."""
 
     max_host_solves: int = 100
     max_host_states: int = 1 << 18

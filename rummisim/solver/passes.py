@@ -256,8 +256,9 @@ def _best_or_bound(
         bounds = [need]
         if ladder and prune:
             bounds = [b for b in _bounds(rack_counts[:joker], profile, objective) if need < b <= top] + bounds
-    known = None  # (a pass that found nothing at its floors is not run again: ``Meter.replayed``)
-    if floor is not None and host_fields is None and not beam_states and meter.options.reuse_refuted:
+    known = None  # (a host listing's pass that found nothing is not run again: ``Meter.replayed``)
+    listed = hosts and floor is not None and host_fields is None and not beam_states
+    if listed and meter.options.reuse_refuted:
         known = (table_counts.tobytes(), rack_counts.tobytes(), tuple(int(b) for b in bounds), pinned)
         if meter.replayed(known):
             return NO_BOUND, table, ()
