@@ -680,36 +680,19 @@ def _rest_gains(grids):
 
 @numba.njit(cache=True, nogil=True)
 def _plain_first(grids, tables, buffers, pins, host, bound, limit, prune, edges):
-    """``_run_passes`` of a tracked pass at the one floor ``bound``, where the same tables serve the
-    pass without host fields (one or two jokers): that plain pass first, its edges noted, then the
-    probe and the tracked pass under its bounds (``_tracked_after_plain`` runs the probe first). A
-    wrap split runs the plain pass anyway, to skip the splits it rules out: in this order it runs once,
-    where it ran twice, and the probe runs only where the plain pass finds a play (as the tracked
-    pass then does). The same answer, in fewer states: (found, states created)."""
-    grids, tables, buffers, pins = Grids(*grids), KernelTables(*tables), Buffers(*buffers), PinGrids(*pins)
-    edges = Edges(*edges)
-    rest_gain, whole, debt_unit = _rest_gains(grids)
-    edges.made[0] = 0
+    """A wrap split's tracked pass at the one floor ``bound``, where the same tables serve the pass
+    without host fields (one or two jokers): ``_tracked_after_plain`` alone, that plain pass first,
+    its edges noted, then the tracked pass under its bounds; (found, states created). The split's
+    search ran that plain pass anyway, to skip the splits it rules out, then ``_run_passes``: a probe
+    and the plain pass again. Here it runs once, and no probe: the plain pass's bounds prune the
+    tracked pass where the probe would guess (on the committed positions it found no play there,
+    `classic-wrap` trickle-jokers #86: 26,539 of its 107,319 states)."""
+    grids = Grids(*grids)
+    rest_gain, _, debt_unit = _rest_gains(grids)
     pass_ = Pass(rest_gain, bound, limit, 0, 0, debt_unit, prune)
-    best, created, exact = _kernel(grids, tables, buffers, pass_, pins, None, edges, None)
-    if best in (NO_STATE, OVER_BUDGET):
-        return best, created
-    n_steps = grids.table.shape[0] * (grids.table.shape[1] + 1)
-    traced = best >= 0 and edges.made[0] <= edges.parent.shape[0]
-    if traced:
-        future = build_future(buffers.keys, edges, n_steps, tables.jokers_at, tables.add)
-    if grids.n_jokers > 0 and bound > whole:
-        probe = Pass(rest_gain, bound, limit - created, PROBE_BEAM, PROBE_BEAM * PROBE_CAP, debt_unit, prune)
-        best, made, exact = _kernel(grids, tables, buffers, probe, pins, host, None, None)
-        created += made
-        if best != NO_STATE or exact:
-            return best, created  # a play of the whole rack, or the probe was the exact pass
-    rest = Pass(rest_gain, bound, limit - created, 0, 0, debt_unit, prune)
-    if traced:
-        best, made, exact = _kernel(grids, tables, buffers, rest, pins, host, None, future)
-    else:  # past the state or edge arrays: the tracked pass without the plain one's bounds
-        best, made, exact = _kernel(grids, tables, buffers, rest, pins, host, None, None)
-    return best, created + made
+    tab, buf, pin_grids_ = KernelTables(*tables), Buffers(*buffers), PinGrids(*pins)
+    best, made, _ = _tracked_after_plain(grids, tab, buf, pass_, pin_grids_, host, Edges(*edges))
+    return best, made
 
 
 @numba.njit(cache=True, nogil=True)
