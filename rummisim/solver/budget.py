@@ -139,7 +139,7 @@ class Meter:
         self.cut = False
         self.kept: list[tuple[int, tuple[Meld, ...], tuple[int, ...]]] = []
         self.why: GiveUp | None = None
-        # the passes at a floor that found nothing (``SearchOptions.reuse_refuted``): their inputs
+        # the host listings' passes that found nothing at their floor (``replayed``): their inputs
         # (``passes._best_or_bound``), the states they made
         self.refuted: dict[tuple, int] = {}
 

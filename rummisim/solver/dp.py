@@ -59,6 +59,7 @@ from rummisim.solver.common import (
     SearchBudgetSpent,
     SearchResult,
     tile_gain,
+    tile_gains,
 )
 from rummisim.solver.jokers import _solve_rack
 from rummisim.solver.opening import TooManyCores, best_single_set, opening_cores
@@ -332,7 +333,7 @@ def _cored_opening(rack, base, profile, objective, meter) -> _Found | None:
             return (any(laid.get(m, 0) < n for m, n in sets.items()), sum(len(s.tiles) for s in core))
 
         cores.sort(key=order)
-    gains = {code: tile_gain(profile, code, objective) for code in set(rack)}
+    gains = tile_gains(profile, objective)
     best: _Found = (0, base, ())
     for core in cores:
         if full is not None and best[2] and best[0] >= full[0]:

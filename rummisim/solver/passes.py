@@ -528,7 +528,7 @@ def _run_splits(
         for k in range(split_tables.shape[0]):
             above[0] = floor if best_split < 0 else max(floor, best_score + 1)
             split = (split_tables[k], split_racks[k], gain, no_wrap, allow_group, n_jokers)
-            if edges is not None and plain_first:  # (the same tables: one plain pass, ``_plain_first``)
+            if edges is not None and plain_first:  # (one plain pass: ``_plain_first``; edges for numba)
                 limit = min(left - created, call)
                 found, made = _plain_first(split, tables, buffers, pins, host, above[0], limit, prune, edges)
             else:
