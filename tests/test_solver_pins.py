@@ -248,6 +248,17 @@ def test_wrap_pins():
     assert sol.tiles_placed == 2
 
 
+def test_short_runs_join_the_pins_of_one_start(standard):
+    """Two pinned R5 R6 R7 runs, R3 R4 R4 on the rack: a run of two and a run of one join them on
+    the left (the decoding gives the longer run the first pin it may join), every tile placed."""
+    table, sol = _play(standard, "R5 R6 R7 | R5 R6 R7 | K1 O1 B1", "R3 R4 R4 R1", rearrange=False)
+    assert sol.tiles_placed == 4  # R1 to the group
+    lengths = sorted(len(m) for m in sol.table)
+    assert lengths == [4, 4, 5]
+    for old in table:
+        assert any(_contains(old, new) for new in sol.table)
+
+
 # ----- recorded game positions -----------------------------------------------------------------
 
 

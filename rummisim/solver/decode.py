@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
 
-import numba
 import numpy as np
 
 from rummisim.geometry import run_geometry
@@ -28,12 +27,8 @@ from rummisim.solver.host_fields import (
     host_lead,
 )
 from rummisim.solver.jokers_placed import add_spare_jokers, restore_jokers
-from rummisim.solver.pins import (
-    Pin,
-    pin_grows,
-    pin_joins,
-    pin_tail,
-)
+from rummisim.solver.pins import Pin
+from rummisim.solver.replay import pin_steps, replay
 from rummisim.solver.tables import (
     G_AT,
     GROUP_NUMBERED,
@@ -43,20 +38,11 @@ from rummisim.solver.tables import (
     HOST_OP_AT,
     HOST_PROMOTE_AT,
     HOST_SHARE_AT,
-    STARTS_AT,
     TYPE_A,
     X_AT,
     RunTypes,
     type_arrays,
 )
-
-
-@dataclass
-class _Run:
-    kind: int
-    start: int  # position (1-based; V + 1 is the high 1) of its first tile
-    tiles: list[int]
-    faces: list[int]
 
 
 def build_table(
@@ -118,29 +104,12 @@ def build_table(
     return tuple(sorted(melds, key=lambda m: (m.faces, m.tiles)))
 
 
-@lru_cache(maxsize=1 << 16)
-def _fields(action: int, n_types: int):
-    """A colour step's action word read: (runs started, tiles to groups, tiles used, per type
-    the runs extended by a tile and by a joker, the runs extended by a tile, all runs extended)."""
-    moves = tuple(((action >> (3 * k)) & 7, (action >> (3 * (n_types + k))) & 7) for k in range(n_types))
-    return (
-        (action >> STARTS_AT) & 7,
-        (action >> G_AT) & 15,
-        (action >> X_AT) & 15,
-        moves,
-        sum(t for t, _ in moves),
-        sum(t + j for t, j in moves),
-    )
-
-
 def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple[Pin, ...] = (), host=None):
     """Replay the chosen steps (action words, first step first) into runs and groups (lists of
-    tiles and faces), or None. Without pins the compiled ``_replay`` walks the steps and this
-    builds the sets it lists; with pins, ``_decode_pinned``. ``host`` (``split_host``): the host
-    run joins the runs, and the groups of its value hold the freed joker beside two rack items."""
-    if pins:
-        steps = chain.tolist() if isinstance(chain, np.ndarray) else list(chain)
-        return _decode_pinned(steps, profile, types, n_pos, pins, host)
+    tiles and faces), or None: the compiled ``replay`` walks the steps and this builds the sets
+    it lists, the ``pins`` with their own tiles and those they took. ``host`` (``split_host``):
+    the host runs join the runs, last, and the groups of its value hold the freed joker beside
+    two rack items."""
     ts = profile.tileset
     C, joker = ts.colours, ts.joker
     steps = np.asarray(chain, dtype=np.int64)
@@ -148,18 +117,30 @@ def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple
         return None
     after_tile, after_joker, closes, top_jokers = type_arrays(types)
     lift_at, lift_kind, _ = _lift_of(host)
-    out = _replay(steps, n_pos, C, after_tile, after_joker, closes, top_jokers, lift_at, lift_kind)
+    pin_view = pin_steps(pins, n_pos, profile, types)
+    out = replay(steps, n_pos, C, after_tile, after_joker, closes, top_jokers, pin_view, lift_at, lift_kind)
     if out is None:
         return None
-    colour, start, length, jokers, at, to_groups, group_jokers, lifted = (a.tolist() for a in out)
+    colour, start, length, jokers, pin_of, pin_off, at, to_groups, group_jokers, taken, lifted = (
+        a.tolist() for a in out
+    )
     geo = run_geometry(profile)
     codes = [geo.codes(c) for c in range(C)]
+    pinned_runs = [pin for pin in pins if pin.kind == "run"]
     runs: list[tuple[list[int], list[int]]] = []
-    for c, first, n, mask in zip(colour, start, length, jokers, strict=True):
+    for c, first, n, mask, pin, off in zip(colour, start, length, jokers, pin_of, pin_off, strict=True):
         faces = list(codes[c][first : first + n])
-        runs.append(
-            ([joker if mask >> i & 1 else f for i, f in enumerate(faces)] if mask else faces[:], faces)
-        )
+        tiles = [joker if mask >> i & 1 else f for i, f in enumerate(faces)] if mask else faces[:]
+        if pin >= 0:
+            own = pinned_runs[pin].tiles
+            tiles[off : off + len(own)] = own
+            if n > ts.values:  # with wrap, a pinned run of the low 1 to the high 1 is cut outside the pin
+                pieces = _split_pinned(tiles, faces, (off, len(own)), profile)
+                if pieces is None:
+                    return None
+                runs.extend(pieces)
+                continue
+        runs.append((tiles, faces))
     groups: list[tuple[list[int], list[int]]] = []
     for p, counts, n_jokers in zip(at, to_groups, group_jokers, strict=True):
         group_tiles = [codes[c][p + 1] for c, n in enumerate(counts) for _ in range(n)]
@@ -167,6 +148,9 @@ def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple
         if formed is None:
             return None
         groups.extend(formed)
+    for pin, took in zip([pin for pin in pins if pin.kind != "run"], taken, strict=True):
+        extra = [codes[c][pin.first + 1] for c in range(C) if took[c]]
+        groups.append((list(pin.tiles) + extra, list(pin.faces) + extra))
     if host is not None:
         prefix = None
         if host.promoted is not None:
@@ -214,311 +198,6 @@ def _value_groups(tiles: list[int], jokers: int, p: int, host, profile: RuleProf
     if joining:
         return _host_groups(tiles, jokers, joining[0], host.rack_jokers, profile, freed=len(joining))
     return _groups(tiles, jokers, profile)
-
-
-MAX_DECODED_RUNS = 256  # runs one decoding may list (the tile set has 106 tiles)
-
-
-MAX_OPEN_PER_COLOUR = 16
-
-
-@numba.njit(cache=True, nogil=True)
-def _replay(steps, n_pos, n_col, after_tile, after_joker, closes, top_jokers, lift_at=-1, lift_kind=0):
-    """``decode`` without pins, compiled: each colour step extends the open runs of that colour
-    type by type (first the runs extended by a tile, then by a joker, then the closed ones, in
-    the order they opened), then starts new runs; the last position closes what is open with
-    leading jokers. At step ``lift_at`` the first open run of type ``lift_kind`` leaves (it is
-    promoted into the tracked host run: ``HostMoves.promoted``). Returns None when the steps are
-    inconsistent, else (the runs in the order they close: their colours, first positions,
-    lengths and joker masks; the positions where groups form: the tiles of each colour set aside
-    for them, and the jokers they take; the run that left: its first position, length and joker
-    mask, the length 0 where none did)."""
-    n_types = after_tile.shape[0]
-    colour = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
-    start = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
-    length = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
-    jokers = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
-    kind = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
-    order = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
-    open_runs = np.zeros((n_col, MAX_OPEN_PER_COLOUR), dtype=np.int64)
-    n_open = np.zeros(n_col, dtype=np.int64)
-    still = np.zeros(MAX_OPEN_PER_COLOUR, dtype=np.int64)
-    kinds = np.zeros(MAX_OPEN_PER_COLOUR, dtype=np.int64)
-    to_groups = np.zeros((n_pos, n_col), dtype=np.int64)
-    group_jokers = np.zeros(n_pos, dtype=np.int64)
-    n_runs = 0
-    n_closed = 0
-    lifted = np.zeros(3, dtype=np.int64)
-    k = 0
-    for p in range(n_pos):
-        for c in range(n_col):
-            action = steps[k]
-            if k == lift_at and not _lift(
-                open_runs[c], n_open, c, kind, lift_kind, start, length, jokers, lifted
-            ):
-                return None
-            k += 1
-            starts = (action >> STARTS_AT) & 7
-            in_groups = (action >> G_AT) & 15
-            used = (action >> X_AT) & 15
-            m = n_open[c]
-            if m == 0 and starts == 0 and in_groups == 0 and used == 0:
-                continue
-            to_groups[p, c] = in_groups
-            for i in range(m):
-                kinds[i] = kind[open_runs[c, i]]
-            n_still = 0
-            by_tile = 0
-            for t in range(n_types):
-                n_tile = (action >> (3 * t)) & 7
-                n_moved = n_tile + ((action >> (3 * (n_types + t))) & 7)
-                by_tile += n_tile
-                members = 0
-                for i in range(m):
-                    members += kinds[i] == t
-                if members == 0:
-                    if n_moved:
-                        return None  # a type with no open run moves none
-                    continue
-                if n_moved > members or (not closes[t] and n_moved != members):
-                    return None
-                idx = 0
-                for i in range(m):
-                    if kinds[i] != t:
-                        continue
-                    r = open_runs[c, i]
-                    if idx < n_moved:
-                        if idx >= n_tile:
-                            jokers[r] |= 1 << length[r]
-                            kind[r] = after_joker[t]
-                        else:
-                            kind[r] = after_tile[t]
-                        length[r] += 1
-                        if kind[r] < 0:
-                            return None
-                        still[n_still] = r
-                        n_still += 1
-                    else:
-                        order[n_closed] = r
-                        n_closed += 1
-                    idx += 1
-            for _ in range(starts):
-                if n_runs >= MAX_DECODED_RUNS or n_still >= MAX_OPEN_PER_COLOUR:
-                    return None
-                colour[n_runs] = c
-                start[n_runs] = p + 1
-                length[n_runs] = 1
-                kind[n_runs] = TYPE_A
-                still[n_still] = n_runs
-                n_still += 1
-                n_runs += 1
-            if used != by_tile + starts + in_groups:
-                return None
-            for i in range(n_still):
-                open_runs[c, i] = still[i]
-            n_open[c] = n_still
-        group_jokers[p] = steps[k]
-        k += 1
-    # at the last position a run short of a set closes with leading jokers (J 12 13, J J 13)
-    for c in range(n_col):
-        for i in range(n_open[c]):
-            r = open_runs[c, i]
-            lead = top_jokers[kind[r]]
-            if lead < 0 or start[r] - lead < 1:
-                return None
-            start[r] -= lead
-            length[r] += lead
-            jokers[r] = (jokers[r] << lead) | ((1 << lead) - 1)
-            order[n_closed] = r
-            n_closed += 1
-    closed = order[:n_closed]
-    grouped = np.zeros(n_pos, dtype=np.bool_)
-    for p in range(n_pos):
-        grouped[p] = group_jokers[p] > 0 or to_groups[p].any()
-    at = np.flatnonzero(grouped)
-    runs = colour[closed], start[closed], length[closed], jokers[closed]
-    return *runs, at, to_groups[at], group_jokers[at], lifted
-
-
-@numba.njit(cache=True, nogil=True)
-def _lift(runs, n_open, c, kind, lift_kind, start, length, jokers, out):
-    """``_replay``'s promotion: the first of colour ``c``'s open ``runs`` of type ``lift_kind``
-    leaves them, its first position, length and joker mask into ``out``; False where none is open."""
-    m = n_open[c]
-    for i in range(m):
-        r = runs[i]
-        if kind[r] == lift_kind:
-            out[0], out[1], out[2] = start[r], length[r], jokers[r]
-            for j in range(i, m - 1):
-                runs[j] = runs[j + 1]
-            n_open[c] = m - 1
-            return True
-    return False
-
-
-def _decode_pinned(
-    chain: list[int], profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple[Pin, ...], host=None
-):
-    """``decode`` with pins (see ``Pin``): the steps replayed in Python; ``host`` as there."""
-    ts = profile.tileset
-    V, C, joker = ts.values, ts.colours, ts.joker
-    geo = run_geometry(profile)
-    codes = [geo.codes(c) for c in range(C)]
-    n_types = types.n
-    open_runs: list[list[_Run]] = [[] for _ in range(C)]
-    runs: list[tuple[list[int], list[int]]] = []
-    groups: list[tuple[list[int], list[int]]] = []
-    # pins, by the step (position * C + colour) of a tile: runs starting there, runs in flight
-    # by their last tile, groups (tiles, faces) that may take a tile there
-    pin_start: dict[int, list[Pin]] = {}
-    in_flight: dict[int, list[_Run]] = {}
-    room: dict[int, list[tuple[list[int], list[int]]]] = {}
-    pinned_groups: list[tuple[list[int], list[int]]] = []
-    for pin in pins:
-        if pin.kind == "run":
-            pin_start.setdefault(pin.first * C + pin.colour, []).append(pin)
-        else:
-            made = (list(pin.tiles), list(pin.faces))
-            pinned_groups.append(made)
-            for c in pin.missing:
-                room.setdefault(pin.first * C + c, []).append(made)
-    joinable = tuple(types.names.index(name) for name in ("A", "C") if name in types.names)
-    pin_at: dict[int, tuple[int, int, bool]] = {}  # id of a pinned run's tiles -> (pin's index,
-    # length, grows on)
-    kind_e = types.names.index("E") if "E" in types.names else -1
-    lift_at, lift_kind, _ = _lift_of(host)
-    lifted: _Run | None = None  # the open run promoted into the host run
-    k = 0
-    for p in range(n_pos):
-        group_tiles: list[int] = []
-        for c in range(C):
-            action = chain[k]
-            if k == lift_at:
-                lifted = next((run for run in open_runs[c] if run.kind == lift_kind), None)
-                if lifted is None:
-                    return None
-                open_runs[c].remove(lifted)
-            k += 1
-            step = p * C + c
-            if not (action or open_runs[c] or step in pin_start or step in in_flight):
-                continue  # no run of this colour open, none starts, no tile used, no pin
-            starts, in_groups, used, moves, by_tile, moved = _fields(action, n_types)
-            starting = pin_start.get(step, [])
-            ending = in_flight.pop(step, [])
-            face = codes[c][p + 1]
-            group_tiles.extend([face] * in_groups)
-            # the open runs by type, types in order (a type with no open run moves none)
-            by_kind: dict[int, list[_Run]] = {}
-            for run in open_runs[c]:
-                by_kind.setdefault(run.kind, []).append(run)
-            still: list[_Run] = []
-            joined: list[_Run] = []  # short runs that join a pinned run starting here
-            for kind in sorted(by_kind):
-                members = by_kind[kind]
-                n_tile, n_joker = moves[kind]
-                moved -= n_tile + n_joker
-                if n_tile + n_joker > len(members):
-                    return None
-                if not types.closes[kind] and n_tile + n_joker != len(members):
-                    if not (starting and kind in joinable):
-                        return None
-                    joined.extend(members[n_tile + n_joker :])
-                    members = members[: n_tile + n_joker]
-                for idx, run in enumerate(members):
-                    if idx < n_tile + n_joker:
-                        as_tile = idx < n_tile
-                        run.tiles.append(face if as_tile else joker)
-                        run.faces.append(face)
-                        run.kind = (types.after_tile if as_tile else types.after_joker)[kind]
-                        if run.kind < 0:
-                            return None
-                        still.append(run)
-                    else:
-                        runs.append((run.tiles, run.faces))
-            if moved:
-                return None  # (a type with no open run moved some)
-            for _ in range(starts):
-                still.append(_Run(TYPE_A, p + 1, [face], [face]))
-            if len(joined) > len(starting) or (starting and kind_e < 0):
-                return None
-            # each joined run to a pin it may join (runs of two items first: with wrap some
-            # pins take none, see ``pin_joins``)
-            if len(joined) > 1:
-                joined.sort(key=lambda run: -len(run.tiles))
-            free_pins = list(starting)
-            for left in joined:
-                kind_ok = 0 if len(left.tiles) == 1 else 1
-                target = next((q for q in free_pins if pin_joins(q, n_pos, profile.wrap)[kind_ok]), None)
-                if target is None:
-                    return None
-                free_pins.remove(target)
-                _start_pin(target, left, kind_e, c, in_flight, pin_at, room, profile)
-            for pin in free_pins:
-                alone = _Run(kind_e, pin.first + 1, [], [])
-                _start_pin(pin, alone, kind_e, c, in_flight, pin_at, room, profile)
-            # the tiles left went to pinned groups that lack this colour (and ``pin_tail``
-            # runs), one each
-            absorbed = used - by_tile - starts - in_groups
-            takers = room.get(step, [])
-            if absorbed < 0 or absorbed > len(takers):
-                return None
-            for tiles, faces in takers[:absorbed]:
-                tiles.append(face)
-                faces.append(face)
-            for run in ending:  # a pinned run is a valid run after its last tile
-                if pin_at[id(run.tiles)][2]:
-                    still.append(run)
-                else:  # it grows no more (``pin_grows``)
-                    runs.append((run.tiles, run.faces))
-            open_runs[c] = still
-        group_jokers = chain[k]
-        k += 1
-        if group_tiles or group_jokers:
-            formed = _value_groups(group_tiles, group_jokers, p, host, profile)
-            if formed is None:
-                return None
-            groups.extend(formed)
-    if host is not None:
-        prefix = None if lifted is None else (lifted.tiles, lifted.faces, lifted.start)
-        host_runs = _host_runs(host, prefix, profile)
-        if host_runs is None:
-            return None
-        runs.extend(host_runs)
-    # at the last position a run short of a set closes with leading jokers (J 12 13, J J 13)
-    for c in range(C):
-        for run in open_runs[c]:
-            lead = types.top_jokers[run.kind]
-            if lead < 0:
-                return None
-            for i in range(1, lead + 1):
-                position = run.start - i
-                if position < 1:
-                    return None
-                run.tiles.insert(0, joker)
-                run.faces.insert(0, geo.code_at(c, position))
-            runs.append((run.tiles, run.faces))
-    if in_flight:
-        return None
-    for i, (tiles, faces) in enumerate(runs):
-        if len(tiles) > V and id(tiles) in pin_at:
-            # with wrap, a pinned run of the low 1 to the high 1 is cut outside the pin
-            pieces = _split_pinned(tiles, faces, pin_at[id(tiles)][:2], profile)
-            if pieces is None:
-                return None
-            runs[i] = pieces[0]
-            runs.append(pieces[1])
-    return runs, groups + pinned_groups
-
-
-def _start_pin(pin: Pin, left: _Run, kind_e: int, c: int, in_flight, pin_at, room, profile) -> None:
-    """A pinned run with the short run ``left`` joined in front (maybe empty), in flight to
-    its last tile (a ``pin_tail`` run may take one tile after it)."""
-    run = _Run(kind_e, left.start, left.tiles + list(pin.tiles), left.faces + list(pin.faces))
-    C = profile.tileset.colours
-    in_flight.setdefault(pin.last * C + c, []).append(run)
-    pin_at[id(run.tiles)] = (len(left.tiles), len(pin.tiles), pin_grows(pin, profile))
-    if pin_tail(pin, profile):
-        room.setdefault((pin.last + 1) * C + c, []).append((run.tiles, run.faces))
 
 
 def _split_pinned(tiles, faces, where: tuple[int, int], profile: RuleProfile):
