@@ -28,7 +28,7 @@ from rummisim.solver.host_fields import (
 )
 from rummisim.solver.jokers_placed import add_spare_jokers, restore_jokers
 from rummisim.solver.pins import Pin
-from rummisim.solver.replay import pin_steps, replay
+from rummisim.solver.replay import replay, replay_tables
 from rummisim.solver.tables import (
     G_AT,
     GROUP_NUMBERED,
@@ -115,20 +115,15 @@ def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple
     steps = np.asarray(chain, dtype=np.int64)
     if steps.shape[0] != n_pos * (C + 1):
         return None
-    after_tile, after_joker, closes, top_jokers = type_arrays(types)
     lift_at, lift_kind, _ = _lift_of(host)
-    pin_view = pin_steps(pins, n_pos, profile, types)
-    out = replay(steps, n_pos, C, after_tile, after_joker, closes, top_jokers, pin_view, lift_at, lift_kind)
+    out = replay(steps, n_pos, C, replay_tables(pins, n_pos, profile, types), lift_at, lift_kind)
     if out is None:
         return None
-    colour, start, length, jokers, pin_of, pin_off, at, to_groups, group_jokers, taken, lifted = (
-        a.tolist() for a in out
-    )
-    geo = run_geometry(profile)
-    codes = [geo.codes(c) for c in range(C)]
-    pinned_runs = [pin for pin in pins if pin.kind == "run"]
+    closed, at, to_groups, group_jokers, taken, lifted = (a.tolist() for a in out)
+    codes = _codes(profile)
+    pinned_runs = [pin for pin in pins if pin.kind == "run"] if pins else []
     runs: list[tuple[list[int], list[int]]] = []
-    for c, first, n, mask, pin, off in zip(colour, start, length, jokers, pin_of, pin_off, strict=True):
+    for c, first, n, mask, pin, off in closed:
         faces = list(codes[c][first : first + n])
         tiles = [joker if mask >> i & 1 else f for i, f in enumerate(faces)] if mask else faces[:]
         if pin >= 0:
@@ -148,7 +143,7 @@ def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple
         if formed is None:
             return None
         groups.extend(formed)
-    for pin, took in zip([pin for pin in pins if pin.kind != "run"], taken, strict=True):
+    for pin, took in zip([pin for pin in pins if pin.kind != "run"] if pins else [], taken, strict=True):
         extra = [codes[c][pin.first + 1] for c in range(C) if took[c]]
         groups.append((list(pin.tiles) + extra, list(pin.faces) + extra))
     if host is not None:
@@ -164,6 +159,13 @@ def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple
             return None
         runs.extend(host_runs)
     return runs, groups
+
+
+@lru_cache(maxsize=64)
+def _codes(profile: RuleProfile) -> tuple[tuple[int, ...], ...]:
+    """Per colour, the code at each run position (``RunGeometry.codes``)."""
+    geo = run_geometry(profile)
+    return tuple(tuple(geo.codes(c)) for c in range(profile.tileset.colours))
 
 
 def _lift_of(host) -> tuple[int, int, int]:

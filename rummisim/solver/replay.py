@@ -1,5 +1,5 @@
 """The DP's chosen steps replayed into runs and groups, compiled (``replay``; ``decode`` builds
-the sets from what it lists), pins included (``PinSteps``, ``pin_steps``).
+the sets from what it lists), pins included (``ReplayTables``, ``replay_tables``).
 
 Each colour step extends the open runs of its colour type by type (first the runs extended by a
 tile, then by a joker, then the closed ones, in the order they opened), then starts new runs; the
@@ -27,25 +27,26 @@ MAX_DECODED_RUNS = 256  # runs one decoding may list (the tile set has 106 tiles
 MAX_OPEN_PER_COLOUR = 16
 
 
-class PinSteps(NamedTuple):
-    """``replay``'s view of the pins (``pin_steps``); a step is ``position * colours + colour``.
-    The pinned runs are numbered in the order of ``pins``' runs, the groups in that of its groups."""
+class ReplayTables(NamedTuple):
+    """``replay``'s view of the run types and the pins (``replay_tables``); a step is
+    ``position * colours + colour``, the pinned runs are numbered in the order of the pins' runs,
+    the groups in that of their groups."""
 
-    run_start: np.ndarray  # (R,) the step of each pinned run's first tile
-    run_end: np.ndarray  # (R,) the step of its last tile
-    run_first: np.ndarray  # (R,) its first position (1-based)
-    run_len: np.ndarray  # (R,) its tiles
-    run_join: np.ndarray  # (R, 2) whether a short run of type A / C may join it (``pin_joins``)
-    run_grows: np.ndarray  # (R,) whether it comes back as an open run (``pin_grows``)
-    run_tail: np.ndarray  # (R,) whether it may take one tile after its last (``pin_tail``)
+    types: np.ndarray  # (4, types): the type after a tile, after a joker, may close (1), top jokers
+    pin_runs: np.ndarray  # (R, 8) per pinned run: the steps of its first and last tile, its first
+    # position (1-based), its tiles, whether a short run of type A / C may join it (``pin_joins``),
+    # whether it comes back as an open run (``pin_grows``), may take a tile after its last (``pin_tail``)
     group_room: np.ndarray  # (steps, K) the pinned groups that may take the step's tile, -1 after
-    kinds: np.ndarray  # (3,) the run types E, A and C (-1 where the types have none)
+    kind_e: int  # the run types E, A and C (-1 where the types have none)
+    join_a: int
+    join_c: int
     n_groups: int  # the pinned groups
 
 
 @lru_cache(maxsize=1 << 12)
-def pin_steps(pins: tuple[Pin, ...], n_pos: int, profile: RuleProfile, types: RunTypes) -> PinSteps:
-    """The pins as ``PinSteps`` (remembered: a table's pins come back search after search)."""
+def replay_tables(pins: tuple[Pin, ...], n_pos: int, profile: RuleProfile, types: RunTypes) -> ReplayTables:
+    """The types and pins as ``ReplayTables`` (remembered: a table's pins come back search after
+    search, and a search without pins has one per profile)."""
     C = profile.tileset.colours
     runs = [pin for pin in pins if pin.kind == "run"]
     groups = [pin for pin in pins if pin.kind != "run"]
@@ -56,32 +57,40 @@ def pin_steps(pins: tuple[Pin, ...], n_pos: int, profile: RuleProfile, types: Ru
     group_room = np.full((n_pos * C, max([1] + [len(r) for r in room])), -1, dtype=np.int64)
     for step, takers in enumerate(room):
         group_room[step, : len(takers)] = takers
+    pin_runs = np.array(
+        [
+            (pin.first * C + pin.colour, pin.last * C + pin.colour, pin.first + 1, len(pin.tiles))
+            + pin_joins(pin, n_pos, profile.wrap)
+            + (pin_grows(pin, profile), pin_tail(pin, profile))
+            for pin in runs
+        ],
+        dtype=np.int64,
+    ).reshape(-1, 8)
     names = types.names
-    kinds = [names.index(name) if name in names else -1 for name in ("E", "A", "C")]
-    return PinSteps(
-        np.array([pin.first * C + pin.colour for pin in runs], dtype=np.int64),
-        np.array([pin.last * C + pin.colour for pin in runs], dtype=np.int64),
-        np.array([pin.first + 1 for pin in runs], dtype=np.int64),
-        np.array([len(pin.tiles) for pin in runs], dtype=np.int64),
-        np.array([pin_joins(pin, n_pos, profile.wrap) for pin in runs], dtype=np.bool_).reshape(-1, 2),
-        np.array([pin_grows(pin, profile) for pin in runs], dtype=np.bool_),
-        np.array([pin_tail(pin, profile) for pin in runs], dtype=np.bool_),
-        group_room,
-        np.array(kinds, dtype=np.int64),
-        len(groups),
+    kind_e, join_a, join_c = (names.index(name) if name in names else -1 for name in ("E", "A", "C"))
+    rows = (types.after_tile, types.after_joker, types.closes, types.top_jokers)
+    return ReplayTables(
+        np.array(rows, dtype=np.int64), pin_runs, group_room, kind_e, join_a, join_c, len(groups)
     )
 
 
 @numba.njit(cache=True, nogil=True)
-def replay(steps, n_pos, n_col, after_tile, after_joker, closes, top_jokers, pins, lift_at, lift_kind):
-    """Replay the action words ``steps`` (see the module) with the run types' tables and the
-    ``pins`` (``PinSteps``). At step ``lift_at`` the first open run of type ``lift_kind`` leaves
+def replay(steps, n_pos, n_col, tables, lift_at, lift_kind):
+    """Replay the action words ``steps`` (see the module) with the run types and the pins of
+    ``tables`` (``ReplayTables``). At step ``lift_at`` the first open run of type ``lift_kind`` leaves
     (it is promoted into the tracked host run: ``HostMoves.promoted``). Returns None when the
-    steps are inconsistent, else (the runs in the order they close: their colours, first
-    positions, lengths, joker masks, pinned runs (-1: none) and where in the run its tiles begin;
+    steps are inconsistent, else (the runs in the order they close, a row each: its colour, first
+    position, length, joker mask, pinned run (-1: none) and where in the run that one's tiles begin;
     the positions where groups form: the tiles of each colour set aside for them, and the jokers
     they take; the colours each pinned group took; the run that left: its first position,
     length and joker mask, the length 0 where none did)."""
+    after_tile, after_joker, closes, top_jokers = (
+        tables.types[0],
+        tables.types[1],
+        tables.types[2],
+        tables.types[3],
+    )
+    pin_runs, group_room = tables.pin_runs, tables.group_room
     n_types = after_tile.shape[0]
     colour = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
     start = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
@@ -98,15 +107,15 @@ def replay(steps, n_pos, n_col, after_tile, after_joker, closes, top_jokers, pin
     joined = np.zeros(MAX_OPEN_PER_COLOUR, dtype=np.int64)
     to_groups = np.zeros((n_pos, n_col), dtype=np.int64)
     group_jokers = np.zeros(n_pos, dtype=np.int64)
-    n_pins = pins.run_start.shape[0]
-    kind_e, join_a, join_c = pins.kinds[0], pins.kinds[1], pins.kinds[2]
+    n_pins = pin_runs.shape[0]
+    kind_e, join_a, join_c = tables.kind_e, tables.join_a, tables.join_c
     in_flight = np.zeros(n_pins, dtype=np.int64)  # pinned runs in flight, in the order they began
     n_flight = 0
     tails = np.zeros(n_pins, dtype=np.int64)  # ``pin_tail`` runs, and the step they may take a tile
     tail_step = np.zeros(n_pins, dtype=np.int64)
     n_tails = 0
     free = np.zeros(n_pins, dtype=np.bool_)
-    taken = np.zeros((pins.n_groups, n_col), dtype=np.bool_)
+    taken = np.zeros((tables.n_groups, n_col), dtype=np.bool_)
     n_runs = 0
     n_closed = 0
     lifted = np.zeros(3, dtype=np.int64)
@@ -126,11 +135,11 @@ def replay(steps, n_pos, n_col, after_tile, after_joker, closes, top_jokers, pin
             m = n_open[c]
             n_starting = 0
             for q in range(n_pins):
-                free[q] = pins.run_start[q] == step
+                free[q] = pin_runs[q, 0] == step
                 n_starting += free[q]
             ending = 0
             for i in range(n_flight):
-                ending += pins.run_end[pin_of[in_flight[i]]] == step
+                ending += pin_runs[pin_of[in_flight[i]], 1] == step
             if m == 0 and starts == 0 and in_groups == 0 and used == 0 and n_starting == 0 and ending == 0:
                 continue
             to_groups[p, c] = in_groups
@@ -197,7 +206,7 @@ def replay(steps, n_pos, n_col, after_tile, after_joker, closes, top_jokers, pin
                     if i < n_joined:  # a short run joins the first pin here it may join
                         r = joined[i]
                         q = 0
-                        while q < n_pins and not (free[q] and pins.run_join[q, 0 if length[r] == 1 else 1]):
+                        while q < n_pins and not (free[q] and pin_runs[q, 4 if length[r] == 1 else 5]):
                             q += 1
                         if q == n_pins:
                             return None
@@ -212,25 +221,25 @@ def replay(steps, n_pos, n_col, after_tile, after_joker, closes, top_jokers, pin
                         r = n_runs
                         n_runs += 1
                         colour[r] = c
-                        start[r] = pins.run_first[q]
+                        start[r] = pin_runs[q, 2]
                         length[r] = 0
                     free[q] = False
                     pin_of[r] = q
                     pin_off[r] = length[r]
-                    length[r] += pins.run_len[q]
+                    length[r] += pin_runs[q, 3]
                     kind[r] = kind_e
                     in_flight[n_flight] = r
                     n_flight += 1
-                    if pins.run_tail[q]:
+                    if pin_runs[q, 7]:
                         tails[n_tails] = r
-                        tail_step[n_tails] = (pins.run_end[q] // n_col + 1) * n_col + c
+                        tail_step[n_tails] = (pin_runs[q, 1] // n_col + 1) * n_col + c
                         n_tails += 1
             # the tiles left go to the pinned groups that lack this colour, then to the
             # ``pin_tail`` runs, one each
             absorbed = used - by_tile - starts - in_groups
             if absorbed < 0:
                 return None
-            for g in pins.group_room[step]:
+            for g in group_room[step]:
                 if absorbed == 0 or g < 0:
                     break
                 taken[g, c] = True
@@ -245,10 +254,10 @@ def replay(steps, n_pos, n_col, after_tile, after_joker, closes, top_jokers, pin
             left = 0
             for i in range(n_flight):
                 r = in_flight[i]
-                if pins.run_end[pin_of[r]] != step:
+                if pin_runs[pin_of[r], 1] != step:
                     in_flight[left] = r
                     left += 1
-                elif pins.run_grows[pin_of[r]]:
+                elif pin_runs[pin_of[r], 6]:
                     if n_still >= MAX_OPEN_PER_COLOUR:
                         return None
                     still[n_still] = r
@@ -277,13 +286,16 @@ def replay(steps, n_pos, n_col, after_tile, after_joker, closes, top_jokers, pin
             jokers[r] = (jokers[r] << lead) | ((1 << lead) - 1)
             order[n_closed] = r
             n_closed += 1
-    closed = order[:n_closed]
+    runs = np.empty((n_closed, 6), dtype=np.int64)
+    for i in range(n_closed):
+        r = order[i]
+        runs[i, 0], runs[i, 1], runs[i, 2] = colour[r], start[r], length[r]
+        runs[i, 3], runs[i, 4], runs[i, 5] = jokers[r], pin_of[r], pin_off[r]
     grouped = np.zeros(n_pos, dtype=np.bool_)
     for p in range(n_pos):
         grouped[p] = group_jokers[p] > 0 or to_groups[p].any()
     at = np.flatnonzero(grouped)
-    runs = colour[closed], start[closed], length[closed], jokers[closed], pin_of[closed], pin_off[closed]
-    return *runs, at, to_groups[at], group_jokers[at], taken, lifted
+    return runs, at, to_groups[at], group_jokers[at], taken, lifted
 
 
 @numba.njit(cache=True, nogil=True)
