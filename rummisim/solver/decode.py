@@ -116,7 +116,7 @@ def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple
     if steps.shape[0] != n_pos * (C + 1):
         return None
     lift_at, lift_kind, _ = _lift_of(host)
-    out = replay(steps, n_pos, C, replay_tables(pins, n_pos, profile, types), lift_at, lift_kind)
+    out = replay(steps, n_pos, C, *replay_tables(pins, n_pos, profile, types), lift_at, lift_kind)
     if out is None:
         return None
     closed, at, to_groups, group_jokers, taken, lifted = (a.tolist() for a in out)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import accumulate, combinations
 
 import numpy as np
@@ -322,7 +323,13 @@ def new_set_host_sets(rack_counts, profile: RuleProfile) -> list[Host]:
 
 def held_hosts(hosts: list[Host], rack_counts) -> list[Host]:
     """Those of ``hosts`` whose rack tiles the rack (``rack_counts``) still holds, in order."""
-    return [host for host in hosts if all(rack_counts[t] >= n for t, n in Counter(host[2]).items())]
+    return [host for host in hosts if all(rack_counts[t] >= n for t, n in _needs(host[2]))]
+
+
+@lru_cache(maxsize=1 << 14)
+def _needs(codes: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(code, copies) of each code in ``codes`` (a host's rack tiles; they come back pass after pass)."""
+    return tuple(Counter(codes).items())
 
 
 def rack_item_hosts(table_counts, rack_counts, profile, left: int, cap: int) -> list[Host] | None:

@@ -54,7 +54,7 @@ from rummisim.solver.budget import UNLIMITED, GiveUp, Meter
 from rummisim.solver.common import (
     TILE_WEIGHT,
     SearchBudgetSpent,
-    tile_gain,
+    tile_gains,
 )
 from rummisim.solver.common import gain as item_gain
 from rummisim.solver.decode import (
@@ -128,19 +128,20 @@ def _pools(rack, table, profile, objective, virtual, forced, hosts=(), counts=No
     table_counts, rack_counts = counts[0].copy(), counts[1].copy()
     table_counts[joker] -= len(virtual)
     offset = 0
+    gains = tile_gains(profile, objective)  # (a numbered tile's: its value's)
     for f in virtual:
         table_counts[f] += 1
     for f in forced:
         table_counts[f] += 1
         rack_counts[f] -= 1
-        offset += item_gain(ts.value_of(f), objective)
+        offset += gains[f]
     for host in hosts:
         table_counts[joker] -= freed_in(host, joker)
         for t in host[1]:
             table_counts[t] -= 1
         for t in host[2]:
             rack_counts[t] -= 1
-            offset += tile_gain(profile, t, objective)
+            offset += gains[t]
     return table_counts, rack_counts, offset
 
 

@@ -75,22 +75,20 @@ def replay_tables(pins: tuple[Pin, ...], n_pos: int, profile: RuleProfile, types
 
 
 @numba.njit(cache=True, nogil=True)
-def replay(steps, n_pos, n_col, tables, lift_at, lift_kind):
-    """Replay the action words ``steps`` (see the module) with the run types and the pins of
-    ``tables`` (``ReplayTables``). At step ``lift_at`` the first open run of type ``lift_kind`` leaves
-    (it is promoted into the tracked host run: ``HostMoves.promoted``). Returns None when the
+def replay(
+    steps, n_pos, n_col, types, pin_runs, group_room, kind_e, join_a, join_c, n_groups, lift_at, lift_kind
+):
+    """Replay the action words ``steps`` (see the module) with the run types and the pins
+    (``types`` to ``n_groups``: the fields of ``ReplayTables``, passed one by one: numba reads a
+    record of them about a microsecond slower). At step ``lift_at`` the first open run of type
+    ``lift_kind`` leaves (it is promoted into the tracked host run: ``HostMoves.promoted``).
+    Returns None when the
     steps are inconsistent, else (the runs in the order they close, a row each: its colour, first
     position, length, joker mask, pinned run (-1: none) and where in the run that one's tiles begin;
     the positions where groups form: the tiles of each colour set aside for them, and the jokers
     they take; the colours each pinned group took; the run that left: its first position,
     length and joker mask, the length 0 where none did)."""
-    after_tile, after_joker, closes, top_jokers = (
-        tables.types[0],
-        tables.types[1],
-        tables.types[2],
-        tables.types[3],
-    )
-    pin_runs, group_room = tables.pin_runs, tables.group_room
+    after_tile, after_joker, closes, top_jokers = types[0], types[1], types[2], types[3]
     n_types = after_tile.shape[0]
     colour = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
     start = np.zeros(MAX_DECODED_RUNS, dtype=np.int64)
@@ -108,14 +106,13 @@ def replay(steps, n_pos, n_col, tables, lift_at, lift_kind):
     to_groups = np.zeros((n_pos, n_col), dtype=np.int64)
     group_jokers = np.zeros(n_pos, dtype=np.int64)
     n_pins = pin_runs.shape[0]
-    kind_e, join_a, join_c = tables.kind_e, tables.join_a, tables.join_c
     in_flight = np.zeros(n_pins, dtype=np.int64)  # pinned runs in flight, in the order they began
     n_flight = 0
     tails = np.zeros(n_pins, dtype=np.int64)  # ``pin_tail`` runs, and the step they may take a tile
     tail_step = np.zeros(n_pins, dtype=np.int64)
     n_tails = 0
     free = np.zeros(n_pins, dtype=np.bool_)
-    taken = np.zeros((tables.n_groups, n_col), dtype=np.bool_)
+    taken = np.zeros((n_groups, n_col), dtype=np.bool_)
     n_runs = 0
     n_closed = 0
     lifted = np.zeros(3, dtype=np.int64)
