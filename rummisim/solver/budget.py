@@ -87,7 +87,8 @@ class SearchOptions:
     leaves out the states that cannot reach the floor by what that pass says they can still add
     (``solver.backward``, 0.3.16). ``reuse_refuted``: a pass with a host set placed that a search
     made before and that found nothing at its floor is not run again, its states charged again
-    (``Meter.replayed``, 0.3.19)."""
+    (``Meter.replayed``, 0.3.19). ``mirror_refute``: a floor that asks for every rack tile is first
+    searched from the top down, in a few states (``passes._run_passes``, 0.3.20)."""
 
     max_host_solves: int = 100
     max_host_states: int = 1 << 18
@@ -103,6 +104,7 @@ class SearchOptions:
     prune_dead: bool = True
     backward: bool = True
     reuse_refuted: bool = True
+    mirror_refute: bool = True
 
 
 DEFAULT_OPTIONS = SearchOptions()

@@ -482,6 +482,7 @@ def _search_splits(
     split (a listing of host sets runs thousands of small passes). Each pass may create what the
     meter allows one kernel call (``Meter.limit``)."""
     tables, racks = split_arrays(grids, pins=pins, rack_high=host is not None)
+    mirror = pins is None and meter.options.mirror_refute
     if pins is None:
         pins = _no_pins(grids.table.shape)
     n_pos, n_col = grids.table.shape
@@ -494,7 +495,7 @@ def _search_splits(
     plain_first = plain is not None and edges is not None and plain.types == tab.types
     found, split, chained, created = _run_splits(
         *records, tuple(_buffers()), tuple(pins), host, tables, racks, bounds, left, call,
-        meter.options.prune_dead, steps, edges, plain_first,
+        meter.options.prune_dead, steps, edges, plain_first, mirror,
     )  # fmt: skip
     meter.spend(int(created))
     if found == OVER_BUDGET:
@@ -507,7 +508,7 @@ def _search_splits(
 @numba.njit(cache=True, nogil=True)
 def _run_splits(
     grids, tables, plain, buffers, pins, host, split_tables, split_racks, bounds, left, call, prune, steps,
-    edges, plain_first,
+    edges, plain_first, mirror,
 ):  # fmt: skip
     """The floors of ``bounds`` round the wrap splits (``split_tables``, ``split_racks``: each
     split's grids), highest floor first, each split after a play only looking for a better score
@@ -516,7 +517,7 @@ def _run_splits(
     also bounds the tracked one, ``_plain_first``). (The best score, its split,
     whether its steps chained into ``steps``, the states created), or (NO_STATE / OVERFLOW /
     OVER_BUDGET, -1, False, states created). Each pass may create ``call`` states, all of them
-    ``left``; ``edges``: ``_run_passes``'."""
+    ``left``; ``edges``, ``mirror``: ``_run_passes``'."""
     table, rack, gain, wrapable, allow_group, n_jokers = grids
     no_wrap = np.zeros_like(wrapable)
     parents, actions, scores = buffers[2], buffers[3], buffers[1]
@@ -536,7 +537,7 @@ def _run_splits(
                 if plain is not None:
                     limit = min(left - created, call)
                     found, made = _run_passes(
-                        split, plain, buffers, pins, None, above, limit, 0, 0, prune, None
+                        split, plain, buffers, pins, None, above, limit, 0, 0, prune, None, mirror
                     )
                     created += made
                     if found == OVER_BUDGET:
@@ -545,7 +546,7 @@ def _run_splits(
                         continue  # (a pass without host fields reaches no floor: a tracked one cannot)
                 limit = min(left - created, call)
                 found, made = _run_passes(
-                    split, tables, buffers, pins, host, above, limit, 0, 0, prune, edges
+                    split, tables, buffers, pins, host, above, limit, 0, 0, prune, edges, mirror
                 )
             created += made
             if found in (OVERFLOW, OVER_BUDGET):
@@ -576,6 +577,7 @@ def _passes(tab: _Tables, grids: Grids, bounds, meter: Meter, beam: int = 0, ste
     """The kernel with each floor of ``bounds`` in turn (see ``_search``), in one compiled call
     (``_run_passes``); ``pins``: the kernel's pin grids (``pins.pin_grids``), none by default;
     ``host``: the kernel's host fields (``_host_fields``), none by default."""
+    no_pins = pins is None
     if pins is None:
         pins = _no_pins(grids.table.shape)
     bounds = np.array(bounds, dtype=np.int64)
@@ -584,7 +586,8 @@ def _passes(tab: _Tables, grids: Grids, bounds, meter: Meter, beam: int = 0, ste
     records = tuple(grids), tuple(tab.kernel), tuple(_buffers()), tuple(pins)
     limit, prune = meter.limit(), meter.options.prune_dead
     edges = pass_edges(host is not None, meter.options)
-    best, created = _run_passes(*records, host, bounds, limit, beam, step_cap, prune, edges)
+    mirror = no_pins and meter.options.mirror_refute and not grids.wrapable.any()
+    best, created = _run_passes(*records, host, bounds, limit, beam, step_cap, prune, edges, mirror)
     meter.spend(int(created))
     if best == OVER_BUDGET:
         raise SearchBudgetSpent
@@ -612,7 +615,7 @@ class Pass(NamedTuple):
 
 
 @numba.njit(cache=True, nogil=True)
-def _run_passes(grids, tables, buffers, pins, host, bounds, limit, beam, step_cap, prune, edges):
+def _run_passes(grids, tables, buffers, pins, host, bounds, limit, beam, step_cap, prune, edges, mirror):
     """``_kernel`` with each floor of ``bounds`` in turn until a pass finds a final state:
     (its index, or NO_STATE / OVERFLOW / OVER_BUDGET; the states created by all passes, within
     ``limit``). ``grids``, ``tables``, ``buffers``, ``pins``: the kernel's records as plain
@@ -629,30 +632,72 @@ def _run_passes(grids, tables, buffers, pins, host, bounds, limit, beam, step_ca
     ``edges`` (``backward.Edges`` as a tuple, or None: ``SearchOptions.backward``, 0.3.16): an exact
     pass with ``host`` goes after the same pass without host fields, which notes its edges there;
     where that finds nothing the tracked pass cannot either, else it leaves out the states that
-    cannot reach the floor by what their projections can still add (``backward``)."""
+    cannot reach the floor by what their projections can still add (``backward``). ``mirror``
+    (no pins, ``SearchOptions.mirror_refute``; without a beam or host fields, and the grids
+    without wrap): a floor that asks for every rack tile and that the pass from the bottom up
+    does not settle in ``MIRROR_AFTER`` states is searched from the top down (``_mirrored``), up to
+    ``MIRROR_STATES`` states: where that finds nothing, no play reaches the floor (0.3.20). The
+    pass is exact either way, and finds nothing where a rack tile cannot be placed: from the bottom
+    up it carries every table of the values below that tile first, from the top down those above
+    it. The plays still come from the pass from the bottom up, so no answer changes. On the 4,800
+    committed positions the states fall by 7% (``guide-strict-joker`` greedy #203 218,228 ->
+    147,000: its whole rack's floor, 48,195 states from the bottom up, takes 27 from the top)."""
     grids, tables, buffers, pins = Grids(*grids), KernelTables(*tables), Buffers(*buffers), PinGrids(*pins)
     rest_gain, whole, debt_unit = _rest_gains(grids)
     n_bounds = bounds.shape[0]
     probe = beam == 0 and grids.n_jokers > 0 and n_bounds > 0 and bounds[0] > whole
+    # the whole rack's floors also from the top down (``mirror``, ``MIRROR_STATES``)
+    mirror = mirror and beam == 0 and host is None and n_bounds > 0 and bounds[0] > whole
+    m_grids = _mirrored(grids) if mirror else grids
+    m_rest, _, m_debt = _rest_gains(m_grids)
     created = 0
     best = NO_STATE
-    exact = False
-    for k in range(n_bounds + (1 if probe else 0)):
-        if probe and k == 0:
-            bound, b, cap = bounds[0], PROBE_BEAM, PROBE_BEAM * PROBE_CAP
-        else:
-            bound, b, cap = bounds[k - (1 if probe else 0)], beam, step_cap
-        if probe and k == 1 and exact:
-            continue  # the probe dropped no state: it was the exact pass at this floor
-        pass_ = Pass(rest_gain, bound, limit - created, b, cap, debt_unit, prune)
-        if host is not None and edges is not None and b == 0:
-            best, made, exact = _tracked_after_plain(grids, tables, buffers, pass_, pins, host, Edges(*edges))
-        else:
+    for j in range(n_bounds):
+        bound = bounds[j]
+        if probe and j == 0:
+            left, cap = limit - created, PROBE_BEAM * PROBE_CAP
+            pass_ = Pass(rest_gain, bound, left, PROBE_BEAM, cap, debt_unit, prune)
             best, made, exact = _kernel(grids, tables, buffers, pass_, pins, host, None, None)
+            created += made
+            if best != NO_STATE:
+                break
+            if exact:
+                continue  # the probe dropped no state: it was the exact pass at this floor
+        if mirror and bound > whole and limit - created > MIRROR_AFTER + MIRROR_STATES:
+            # the pass from the bottom up, a few states; past them, the same floor from the top
+            # down, a few states: where that finds nothing, no play reaches the floor
+            pass_ = Pass(rest_gain, bound, MIRROR_AFTER, 0, 0, debt_unit, prune)
+            best, made, _ = _kernel(grids, tables, buffers, pass_, pins, None, None, None)
+            created += made
+            if best == NO_STATE:
+                continue
+            if best != OVER_BUDGET:
+                break
+            m_pass = Pass(m_rest, bound, MIRROR_STATES, 0, 0, m_debt, prune)
+            best, made, _ = _kernel(m_grids, tables, buffers, m_pass, pins, None, None, None)
+            created += made
+            if best == NO_STATE:
+                continue
+        pass_ = Pass(rest_gain, bound, limit - created, beam, step_cap, debt_unit, prune)
+        if host is not None and edges is not None and beam == 0:
+            best, made, _ = _tracked_after_plain(grids, tables, buffers, pass_, pins, host, Edges(*edges))
+        else:
+            best, made, _ = _kernel(grids, tables, buffers, pass_, pins, host, None, None)
         created += made
         if best != NO_STATE:
             break
     return best, created
+
+
+@numba.njit(cache=True, nogil=True)
+def _mirrored(grids):
+    """``grids`` from the top down: the positions in reverse order (without wrap or pins the
+    mirrored position is a position of the same rules, whose plays are those of ``grids``
+    reversed, scoring the same: the gains go with their positions)."""
+    return Grids(
+        grids.table[::-1].copy(), grids.rack[::-1].copy(), grids.gain[::-1].copy(), grids.wrapable,
+        grids.allow_group[::-1].copy(), grids.n_jokers,
+    )  # fmt: skip
 
 
 @numba.njit(cache=True, nogil=True)
@@ -722,6 +767,11 @@ PROBE_BEAM = 256  # states kept per step by the pass that looks for a play of th
 
 
 PROBE_CAP = 4  # ... which creates at most this many times that per step
+
+
+MIRROR_AFTER = 128  # states of a floor of the whole rack from the bottom up before it is
+# searched from the top down (``_run_passes``) ...
+MIRROR_STATES = 256  # ... in at most this many states, then from the bottom up in full
 
 
 SLACK_TILES = (0, 1, 2)  # rack tiles left over in the pruned passes before the full one

@@ -1,0 +1,71 @@
+"""A floor that asks for every rack tile is also searched from the top down
+(``SearchOptions.mirror_refute``, ``passes._run_passes``): where a rack tile cannot be placed,
+the pass from the bottom up carries every table of the values below it before it finds nothing,
+the pass from the top down stops at that tile. The plays still come from the pass from the bottom
+up: the same play, table and method with and without it, in fewer states where it refutes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from strategies import positions
+
+from rummisim import load_profile, parse_table, parse_tiles
+from rummisim.solver import SearchOptions, solve
+from rummisim.solver.passes import Grids, _mirrored
+
+OFF = SearchOptions(mirror_refute=False)
+
+# (profile, table, rack): positions whose whole rack's floor the top-down pass refutes at once
+REFUTED_FROM_THE_TOP = [
+    (  # ``guide-strict-joker`` greedy #203 of the committed sets: 218,228 states without it
+        "guide-strict-joker",
+        "K1 R1 O1 | K1 O1 B1 | K3 K4 K5 | K3 K4 K5 K6 K7 K8 K9 | K9 R9 B9 | K11 R11 O11 | J(K11) R11 B11 | "
+        "K12 J(R12) B12 | R1 R2 R3 R4 | R4 R5 R6 | R6 R7 R8 | R10 O10 B10 | O2 O3 O4 O5 O6 | "
+        "O2 O3 O4 O5 O6 O7 | B2 B3 B4 | B3 B4 B5 B6 | B6 B7 B8",
+        "K7 K11 K13 O7 O8 O10 O12 O12 B1 B9 B10 B13 B13",
+    ),
+    (  # low tiles to rearrange on a big table, and an R13 that nothing holds
+        "standard",
+        "K1 K2 K3 K4 | R1 R2 R3 R4 | O1 O2 O3 O4 | B1 B2 B3 B4 | K5 R5 O5 B5 | K6 R6 O6 | "
+        "K1 R1 O1 | K2 R2 B2 | O3 B3 K3",
+        "K5 B6 R6 O4 B4 R13",
+    ),
+]
+
+
+def _answer(solution):
+    return solution.played, solution.table, solution.method, solution.give_up
+
+
+@pytest.mark.parametrize("name, table, rack", REFUTED_FROM_THE_TOP)
+def test_the_top_down_pass_refutes_in_fewer_states(name, table, rack):
+    profile = load_profile(name)
+    args = (parse_tiles(rack, profile), parse_table(table, profile), profile)
+    mirrored = solve(*args, budget=None)
+    plain = solve(*args, budget=None, options=OFF)
+    assert mirrored.proven and _answer(mirrored) == _answer(plain)
+    assert mirrored.tiles_placed < len(args[0])  # the whole rack is out of reach
+    assert mirrored.nodes < plain.nodes
+
+
+def test_the_mirrored_grids_reverse_the_positions():
+    table = np.arange(12, dtype=np.int64).reshape(3, 4)
+    grids = Grids(table, table + 100, np.array([5, 6, 7]), np.zeros(4, dtype=np.bool_),
+                  np.array([True, True, False]), 2)  # fmt: skip
+    back = _mirrored(grids)
+    assert back.table.tolist() == table[::-1].tolist()
+    assert back.rack.tolist() == (table + 100)[::-1].tolist()
+    assert back.gain.tolist() == [7, 6, 5] and back.allow_group.tolist() == [False, True, True]
+    assert back.n_jokers == 2 and grids.table.tolist() == table.tolist()  # (a copy: never written)
+
+
+@settings(derandomize=True, deadline=None, database=None, max_examples=80,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])  # fmt: skip
+@given(pos=positions())
+def test_the_top_down_pass_changes_no_answer(pos):
+    """On every variant: the same play, table and method with and without it."""
+    args = (pos.rack, pos.table, pos.profile)
+    opts = dict(initial=pos.initial, objective=pos.objective, rearrange=pos.rearrange, budget=None)
+    assert _answer(solve(*args, **opts)) == _answer(solve(*args, **opts, options=OFF))
