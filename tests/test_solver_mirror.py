@@ -2,7 +2,11 @@
 (``SearchOptions.mirror_refute``, ``passes._run_passes``): where a rack tile cannot be placed,
 the pass from the bottom up carries every table of the values below it before it finds nothing,
 the pass from the top down stops at that tile. The plays still come from the pass from the bottom
-up: the same play, table and method with and without it, in fewer states where it refutes."""
+up: the same play, table and method with and without it, in fewer states where it refutes.
+
+Where the exact search of a turn gives up without a budget, the whole position read from the top
+down is searched (``SearchOptions.mirror_give_ups``, ``dispatch._whole_rack_from_the_top``): its play
+of the whole rack, read back, is the best play."""
 
 from __future__ import annotations
 
@@ -12,10 +16,22 @@ from hypothesis import HealthCheck, given, settings
 from strategies import positions
 
 from rummisim import load_profile, parse_table, parse_tiles
+from rummisim.moves import validate_move
 from rummisim.solver import SearchOptions, solve
+from rummisim.solver.dispatch import _flip
 from rummisim.solver.passes import Grids, _mirrored
 
 OFF = SearchOptions(mirror_refute=False)
+NO_RETRY = SearchOptions(mirror_give_ups=False)
+
+# ``guide-strict-joker`` trickle-jokers #99 of the committed sets: the search from the bottom up gives
+# up (one tile short of the integer program's play of the whole rack)
+GAVE_UP = (
+    "K3 K4 J(K5) | K3 K4 K5 J(K6) K7 K8 K9 K10 | K7 K8 K9 K10 K11 K12 K13 | R1 R2 R3 R4 | R3 O3 B3 | "
+    "R4 R5 R6 R7 | R6 R7 R8 R9 R10 | R11 O11 B11 | O1 O2 O3 | O5 O6 O7 O8 O9 O10 | "
+    "B1 B2 B3 B4 B5 B6 | B6 B7 B8 B9",
+    "K1 K2 K2 K5 K6 K6 K11 R5 R8 R9 R12 R13 O4 O4 O6 O7 O8 O11 O12 O12 B4 B5 B10 B12 B12",
+)
 
 # (profile, table, rack): positions whose whole rack's floor the top-down pass refutes at once
 REFUTED_FROM_THE_TOP = [
@@ -69,3 +85,22 @@ def test_the_top_down_pass_changes_no_answer(pos):
     args = (pos.rack, pos.table, pos.profile)
     opts = dict(initial=pos.initial, objective=pos.objective, rearrange=pos.rearrange, budget=None)
     assert _answer(solve(*args, **opts)) == _answer(solve(*args, **opts, options=OFF))
+
+
+def test_a_search_that_gave_up_is_settled_from_the_top():
+    profile = load_profile("guide-strict-joker")
+    table, rack = parse_table(GAVE_UP[0], profile), parse_tiles(GAVE_UP[1], profile)
+    gave_up = solve(rack, table, profile, budget=None, options=NO_RETRY)
+    assert gave_up.method == "cut" and gave_up.give_up is not None
+    settled = solve(rack, table, profile, budget=None)
+    assert settled.method == "dp" and settled.proven and settled.give_up is None
+    assert sorted(settled.played) == sorted(rack) and settled.tiles_placed > gave_up.tiles_placed
+    validate_move(profile, table, rack, settled.table, settled.played, opened=True)
+    assert settled.nodes > gave_up.nodes  # (both searches are charged)
+
+
+def test_the_codes_read_from_the_top_are_an_involution():
+    profile = load_profile("standard")
+    flip = _flip(profile)
+    assert [flip[flip[c]] for c in range(len(flip))] == list(range(len(flip)))
+    assert parse_tiles("R13 K1 J", profile) == tuple(flip[c] for c in parse_tiles("R1 K13 J", profile))

@@ -88,7 +88,10 @@ class SearchOptions:
     (``solver.backward``, 0.3.16). ``reuse_refuted``: a pass with a host set placed that a search
     made before and that found nothing at its floor is not run again, its states charged again
     (``Meter.replayed``, 0.3.19). ``mirror_refute``: a floor that asks for every rack tile is first
-    searched from the top down, in a few states (``passes._run_passes``, 0.3.20)."""
+    searched from the top down, in a few states (``passes._run_passes``, 0.3.20).
+    ``mirror_give_ups``: where the exact search of a turn gives up without a budget, the position
+    read from the top down is searched, and its play of the whole rack answers
+    (``dispatch._whole_rack_from_the_top``, 0.3.20)."""
 
     max_host_solves: int = 100
     max_host_states: int = 1 << 18
@@ -105,6 +108,7 @@ class SearchOptions:
     backward: bool = True
     reuse_refuted: bool = True
     mirror_refute: bool = True
+    mirror_give_ups: bool = True
 
 
 DEFAULT_OPTIONS = SearchOptions()

@@ -51,7 +51,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from rummisim.melds import Meld, format_table, parse_table, rack_penalty
+from rummisim.melds import Meld, format_table, make_meld, parse_table, rack_penalty
 from rummisim.profile import RuleProfile
 from rummisim.solver.budget import DEFAULT_OPTIONS, GiveUp, Meter, SearchBudgetSpent, SearchOptions
 from rummisim.solver.common import OBJECTIVES, SearchResult, is_legal, tile_gain
@@ -160,6 +160,10 @@ def solve(
         result = None
     if result is not None and not meter.cut:
         return _solution(result, profile, proven=True, nodes=meter.spent, method="dp")
+    if budget is None and exact and not initial and options.mirror_give_ups and not profile.wrap:
+        whole = _whole_rack_from_the_top(search, rearrange, options)
+        if whole is not None:
+            return replace(whole, nodes=meter.spent + whole.nodes)
     if result is not None or not exact:
         # past the joker-host limits: the best legal play of the joker choices it did settle
         return search.best(result or search.nothing, meter.kept, meter.spent, "cut", meter.why)
@@ -183,6 +187,54 @@ def solve(
             if search.gain(kept.played) > search.gain(cut.played):
                 return replace(kept, proven=False, nodes=cut.nodes + kept.nodes, method="cut", give_up=why)
     return cut
+
+
+def _whole_rack_from_the_top(search: _Search, rearrange: bool, options: SearchOptions) -> Solution | None:
+    """Where the exact search of a turn gave up without a budget: the same search of the position
+    read from the top down (each tile of value ``v`` as one of ``V + 1 - v``, the table's jokers at
+    their faces read so too), whose passes carry other states and often settle where these did not
+    (``guide-strict-joker`` trickle-jokers #99: 36,312 states, where the search from the bottom up
+    gave up after 1,760,020). Its play read back, where it places the whole rack and is legal: the
+    best play (no play places more, and every play of the whole rack scores the same); else None.
+    Not for openings (their threshold reads the values) nor wrap (13-1-2 is no run, 2-1-13 read
+    back); ``options.mirror_give_ups``."""
+    profile = search.profile
+    flip = _flip(profile)
+    try:
+        table = tuple(
+            make_meld([flip[t] for t in m.tiles], [flip[f] for f in m.faces], profile) for m in search.table
+        )
+    except ValueError:
+        return None
+    found = solve(
+        tuple(flip[t] for t in search.rack), table, profile, objective=search.objective, rearrange=rearrange,
+        budget=None, options=replace(options, mirror_give_ups=False),
+    )  # fmt: skip
+    if found.method != "dp" or len(found.played) < len(search.rack):
+        return None
+    back = SearchResult(
+        tuple(
+            make_meld([flip[t] for t in m.tiles], [flip[f] for f in m.faces], profile) for m in found.table
+        ),
+        tuple(sorted(flip[t] for t in found.played)),
+        True,
+        found.nodes,
+    )
+    if not search.legal(back):
+        return None
+    return _solution(back, profile, proven=True, nodes=found.nodes, method="dp")
+
+
+def _flipped(melds, flip: tuple[int, ...], profile: RuleProfile) -> tuple[Meld, ...]:
+    """``melds`` read from the top down (``_flip``); ``ValueError`` where one is no set so read."""
+    return tuple(make_meld([flip[t] for t in m.tiles], [flip[f] for f in m.faces], profile) for m in melds)
+
+
+def _flip(profile: RuleProfile) -> tuple[int, ...]:
+    """Each code read from the top down: a tile of value ``v`` as the same colour's ``V + 1 - v``."""
+    ts = profile.tileset
+    numbered = [ts.code(ts.colour_of(c), ts.values + 1 - ts.value_of(c)) for c in range(ts.joker)]
+    return tuple(numbered) + tuple(range(ts.joker, ts.n_codes))
 
 
 def _position(rack, table, profile: RuleProfile) -> tuple[tuple[int, ...], tuple[Meld, ...]]:
