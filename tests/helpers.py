@@ -8,6 +8,7 @@ from rummisim import load_profile, parse_table, parse_tiles
 from rummisim.contract import Discard, Draw, OutOfBudget, Pass, Phase, Play, TurnView
 from rummisim.melds import Meld
 from rummisim.profile import RuleProfile, profile_from_dict
+from rummisim.solver import solve
 
 # A ``polish-40`` game table (4 jokers): K9-K13 keeps two jokers, K4-K8 one, and the DP's run
 # K4..K13 of tiles holds all three, past ``max_per_set``; the decoding cuts it in two. R12 B9: no play.
@@ -116,3 +117,11 @@ class Troublemaker:
         if step == 4:
             return OutOfBudget()
         return Draw()
+
+
+def solved_both_ways(pos, options):
+    """``solve`` of a Hypothesis position (``strategies.positions``) without a budget, with the
+    default search options and with ``options`` (a search option switched off)."""
+    args = (pos.rack, pos.table, pos.profile)
+    opts = dict(initial=pos.initial, objective=pos.objective, rearrange=pos.rearrange, budget=None)
+    return solve(*args, **opts), solve(*args, **opts, options=options)

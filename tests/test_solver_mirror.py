@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import solved_both_ways
 from hypothesis import HealthCheck, given, settings
 from strategies import positions
 
@@ -82,9 +83,8 @@ def test_the_mirrored_grids_reverse_the_positions():
 @given(pos=positions())
 def test_the_top_down_pass_changes_no_answer(pos):
     """On every variant: the same play, table and method with and without it."""
-    args = (pos.rack, pos.table, pos.profile)
-    opts = dict(initial=pos.initial, objective=pos.objective, rearrange=pos.rearrange, budget=None)
-    assert _answer(solve(*args, **opts)) == _answer(solve(*args, **opts, options=OFF))
+    default, without = solved_both_ways(pos, OFF)
+    assert _answer(default) == _answer(without)
 
 
 def test_a_search_that_gave_up_is_settled_from_the_top():

@@ -8,6 +8,7 @@ without it; only the kernel calls are fewer."""
 from __future__ import annotations
 
 import pytest
+from helpers import solved_both_ways
 from hypothesis import HealthCheck, given, settings
 from strategies import positions
 
@@ -91,6 +92,5 @@ def test_a_budget_cuts_the_search_where_it_did(name, table, rack, initial):
 @given(pos=positions())
 def test_replaying_refuted_passes_changes_no_answer(pos):
     """On every variant: the same play, table, states and method with and without the replay."""
-    args = (pos.rack, pos.table, pos.profile)
-    opts = dict(initial=pos.initial, objective=pos.objective, rearrange=pos.rearrange, budget=None)
-    assert _outcome(solve(*args, **opts)) == _outcome(solve(*args, **opts, options=OFF))
+    default, without = solved_both_ways(pos, OFF)
+    assert _outcome(default) == _outcome(without)
