@@ -641,7 +641,7 @@ def _run_passes(grids, tables, buffers, pins, host, bounds, limit, beam, step_ca
     up it carries every table of the values below that tile first, from the top down those above
     it. The plays still come from the pass from the bottom up, so no answer changes. On the 4,800
     committed positions the states fall by 7% (``guide-strict-joker`` greedy #203 218,228 ->
-    147,000: its whole rack's floor, 48,195 states from the bottom up, takes 27 from the top)."""
+    166,201: its whole rack's floor, 48,195 states from the bottom up, takes 27 from the top)."""
     grids, tables, buffers, pins = Grids(*grids), KernelTables(*tables), Buffers(*buffers), PinGrids(*pins)
     rest_gain, whole, debt_unit = _rest_gains(grids)
     n_bounds = bounds.shape[0]
