@@ -125,7 +125,7 @@ def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple
     runs: list[tuple[list[int], list[int]]] = []
     for c, first, n, mask, pin, off in closed:
         faces = list(codes[c][first : first + n])
-        tiles = [joker if mask >> i & 1 else f for i, f in enumerate(faces)] if mask else faces[:]
+        tiles = _masked(faces, mask, joker)
         if pin >= 0:
             own = pinned_runs[pin].tiles
             tiles[off : off + len(own)] = own
@@ -153,12 +153,17 @@ def decode(chain, profile: RuleProfile, types: RunTypes, n_pos: int, pins: tuple
             if n == 0:
                 return None
             faces = list(codes[ts.colour_of(host.runs[0][1][0])][first : first + n])
-            prefix = ([joker if mask >> i & 1 else f for i, f in enumerate(faces)], faces, first)
+            prefix = (_masked(faces, mask, joker), faces, first)
         host_runs = _host_runs(host, prefix, profile)
         if host_runs is None:
             return None
         runs.extend(host_runs)
     return runs, groups
+
+
+def _masked(faces: list[int], mask: int, joker: int) -> list[int]:
+    """A run's tiles from its faces: a joker where bit ``i`` of ``mask`` is set (a new list)."""
+    return [joker if mask >> i & 1 else f for i, f in enumerate(faces)] if mask else faces[:]
 
 
 @lru_cache(maxsize=64)

@@ -201,9 +201,7 @@ def _whole_rack_from_the_top(search: _Search, rearrange: bool, options: SearchOp
     profile = search.profile
     flip = _flip(profile)
     try:
-        table = tuple(
-            make_meld([flip[t] for t in m.tiles], [flip[f] for f in m.faces], profile) for m in search.table
-        )
+        table = _flipped(search.table, flip, profile)
     except ValueError:
         return None
     found = solve(
@@ -212,14 +210,8 @@ def _whole_rack_from_the_top(search: _Search, rearrange: bool, options: SearchOp
     )  # fmt: skip
     if found.method != "dp" or len(found.played) < len(search.rack):
         return None
-    back = SearchResult(
-        tuple(
-            make_meld([flip[t] for t in m.tiles], [flip[f] for f in m.faces], profile) for m in found.table
-        ),
-        tuple(sorted(flip[t] for t in found.played)),
-        True,
-        found.nodes,
-    )
+    played = tuple(sorted(flip[t] for t in found.played))
+    back = SearchResult(_flipped(found.table, flip, profile), played, True, found.nodes)
     if not search.legal(back):
         return None
     return _solution(back, profile, proven=True, nodes=found.nodes, method="dp")

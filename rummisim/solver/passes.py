@@ -586,7 +586,8 @@ def _passes(tab: _Tables, grids: Grids, bounds, meter: Meter, beam: int = 0, ste
     records = tuple(grids), tuple(tab.kernel), tuple(_buffers()), tuple(pins)
     limit, prune = meter.limit(), meter.options.prune_dead
     edges = pass_edges(host is not None, meter.options)
-    mirror = no_pins and meter.options.mirror_refute and not grids.wrapable.any()
+    # (exact searches with wrap go to the splits, ``_search``; a beam pass is never mirrored)
+    mirror = no_pins and meter.options.mirror_refute
     best, created = _run_passes(*records, host, bounds, limit, beam, step_cap, prune, edges, mirror)
     meter.spend(int(created))
     if best == OVER_BUDGET:
@@ -648,8 +649,10 @@ def _run_passes(grids, tables, buffers, pins, host, bounds, limit, beam, step_ca
     probe = beam == 0 and grids.n_jokers > 0 and n_bounds > 0 and bounds[0] > whole
     # the whole rack's floors also from the top down (``mirror``, ``MIRROR_STATES``)
     mirror = mirror and beam == 0 and host is None and n_bounds > 0 and bounds[0] > whole
-    m_grids = _mirrored(grids) if mirror else grids
-    m_rest, _, m_debt = _rest_gains(m_grids)
+    m_grids, m_rest, m_debt = grids, rest_gain, debt_unit
+    if mirror:
+        m_grids = _mirrored(grids)
+        m_rest, _, m_debt = _rest_gains(m_grids)
     created = 0
     best = NO_STATE
     for j in range(n_bounds):
