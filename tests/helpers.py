@@ -8,7 +8,14 @@ from rummisim import load_profile, parse_table, parse_tiles
 from rummisim.contract import Discard, Draw, OutOfBudget, Pass, Phase, Play, TurnView
 from rummisim.melds import Meld
 from rummisim.profile import RuleProfile, profile_from_dict
-from rummisim.solver import solve
+from rummisim.solver import SearchOptions, solve
+
+# the default search with its first search at the full limits of the tracked host passes
+# (``SearchOptions.first_tracked_states``): for tests of what those passes do within them
+FULL_FIRST = SearchOptions(
+    first_tracked_states=SearchOptions().max_tracked_states,
+    first_tracked_call=SearchOptions().max_tracked_call,
+)
 
 # A ``polish-40`` game table (4 jokers): K9-K13 keeps two jokers, K4-K8 one, and the DP's run
 # K4..K13 of tiles holds all three, past ``max_per_set``; the decoding cuts it in two. R12 B9: no play.

@@ -6,13 +6,15 @@ up: the same play, table and method with and without it, in fewer states where i
 
 Where the exact search of a turn gives up without a budget, the whole position read from the top
 down is searched (``SearchOptions.mirror_give_ups``, ``dispatch._whole_rack_from_the_top``): its play
-of the whole rack, read back, is the best play."""
+of the whole rack, read back, is the best play. The first search runs with lower limits of the tracked
+host passes (``SearchOptions.first_tracked_states``, ``first_tracked_call``); where they bind and the
+position read from the top down does not settle it, the search runs again with the full ones."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import solved_both_ways
+from helpers import FULL_FIRST, solved_both_ways
 from hypothesis import HealthCheck, given, settings
 from strategies import positions
 
@@ -24,6 +26,7 @@ from rummisim.solver.passes import Grids, _mirrored
 
 OFF = SearchOptions(mirror_refute=False)
 NO_RETRY = SearchOptions(mirror_give_ups=False)
+TINY_FIRST = SearchOptions(first_tracked_states=256, first_tracked_call=128)
 
 # ``guide-strict-joker`` trickle-jokers #99 of the committed sets: the search from the bottom up gives
 # up (one tile short of the integer program's play of the whole rack)
@@ -96,7 +99,34 @@ def test_a_search_that_gave_up_is_settled_from_the_top():
     assert settled.method == "dp" and settled.proven and settled.give_up is None
     assert sorted(settled.played) == sorted(rack) and settled.tiles_placed > gave_up.tiles_placed
     validate_move(profile, table, rack, settled.table, settled.played, opened=True)
-    assert settled.nodes > gave_up.nodes  # (both searches are charged)
+    # the first search stops at the tracked passes' lower limits: 1,760,020 states to give up before
+    assert settled.nodes < gave_up.nodes / 4
+    assert solve(rack, table, profile, budget=None, options=FULL_FIRST).played == settled.played
+
+
+def test_where_the_first_limits_bind_the_search_runs_again_with_the_full_ones():
+    """``guide-strict-joker`` greedy #203: tracked host passes of up to 131,803 states, and no play of
+    the whole rack: with first limits that bind, the search from the top down settles nothing, and
+    the search with the full limits answers as it does where the first limits do not bind."""
+    name, table, rack = REFUTED_FROM_THE_TOP[0]
+    profile = load_profile(name)
+    args = (parse_tiles(rack, profile), parse_table(table, profile), profile)
+    again = solve(*args, budget=None, options=TINY_FIRST)
+    default = solve(*args, budget=None)
+    assert default.method == "dp" and default.tiles_placed < len(args[0])
+    assert _answer(again) == _answer(default)
+    assert again.nodes > default.nodes  # (the first search and the one from the top down are charged)
+
+
+@settings(derandomize=True, deadline=None, database=None, max_examples=60,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])  # fmt: skip
+@given(pos=positions())
+def test_the_first_limits_change_no_score(pos):
+    """On every variant, with first limits that bind on any tracked pass: the same score and method
+    (a play of the whole rack read from the top down may lay the table out another way)."""
+    default, tiny = solved_both_ways(pos, TINY_FIRST)
+    score = (default.tiles_placed, default.value_placed, default.method)
+    assert (tiny.tiles_placed, tiny.value_placed, tiny.method) == score
 
 
 def test_the_codes_read_from_the_top_are_an_involution():

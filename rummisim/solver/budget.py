@@ -91,7 +91,12 @@ class SearchOptions:
     searched from the top down, in a few states (``passes._run_passes``, 0.3.20).
     ``mirror_give_ups``: where the exact search of a turn gives up without a budget, the position
     read from the top down is searched, and its play of the whole rack answers
-    (``dispatch._whole_rack_from_the_top``, 0.3.20)."""
+    (``dispatch._whole_rack_from_the_top``, 0.3.20). ``first_tracked_states``, ``first_tracked_call``:
+    with ``mirror_give_ups``, the first search of such a turn caps its tracked host passes lower
+    (2^17 in all, 2^16 in one kernel call); where they bind and the position read from the top down
+    (within the same limits) does not settle it, the search runs again with ``max_tracked_states``
+    and ``max_tracked_call`` (0.3.21: ``guide-strict-joker`` trickle-jokers #99 gave up after 1.76
+    million states, 0.45 s, before the search from the top down settled it)."""
 
     max_host_solves: int = 100
     max_host_states: int = 1 << 18
@@ -104,6 +109,8 @@ class SearchOptions:
     quick_host_states: int = 1 << 14
     max_tracked_states: int = 1 << 21
     max_tracked_call: int = 1 << 19
+    first_tracked_states: int = 1 << 17
+    first_tracked_call: int = 1 << 16
     prune_dead: bool = True
     backward: bool = True
     reuse_refuted: bool = True
@@ -145,6 +152,7 @@ class Meter:
         self.cut = False
         self.kept: list[tuple[int, tuple[Meld, ...], tuple[int, ...]]] = []
         self.why: GiveUp | None = None
+        self.failed: set[GiveUp] = set()  # every reason a part of the search gave up (``fail``)
         # the host listings' passes that found nothing at their floor (``replayed``): their inputs
         # (``passes._best_or_bound``), the states they made
         self.refuted: dict[tuple, int] = {}
@@ -152,6 +160,7 @@ class Meter:
     def fail(self, why: GiveUp) -> None:
         """Record why a part of the search gives up (its answer: None)."""
         self.why = why
+        self.failed.add(why)
 
     def keep(self, found) -> None:
         """Remember a legal play (score, table, played), the ``KEPT_PLAYS`` best."""

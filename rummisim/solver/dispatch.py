@@ -144,26 +144,34 @@ def solve(
             return _solution(SearchResult(table, (), False, 0), profile, proven=False, nodes=0, method="none")
     # under a budget the exact search may spend all but a share of it; the beam pass gets the rest
     exact_share = None if budget is None else budget - budget // BEAM_SHARE
-    meter = Meter(exact_share, settle=True, quick=not exact, options=options)
     # without rearrangement the DP pins every table set (``dp``), and its answers are checked
     # under ``turn.rearrange: false``
     rules = profile if rearrange else without_rearrange(profile)
     search = _Search(rack, table, profile, rules, initial, objective)
+    # a turn without a budget: where the exact search gives up, the position read from the top down
+    retry = budget is None and exact and not initial and options.mirror_give_ups and not profile.wrap
+    first = _first_limits(options) if retry else options
+    meter = Meter(exact_share, settle=True, quick=not exact, options=first)
     try:
-        result = search.dp(meter)
+        result = search.checked(meter)
     except SearchBudgetSpent:
         assert budget is not None  # the meter runs out only under a budget
         cut = search.beam(budget - meter.spent, meter.spent, meter.kept, "beam")
         return cut or search.best(search.nothing, meter.kept, meter.spent, "none")
-    if result is not None and result.played and not search.legal(result):
-        meter.fail(GiveUp.REFUSED)
-        result = None
-    if result is not None and not meter.cut:
-        return _solution(result, profile, proven=True, nodes=meter.spent, method="dp")
-    if budget is None and exact and not initial and options.mirror_give_ups and not profile.wrap:
-        whole = _whole_rack_from_the_top(search, rearrange, options)
+    for limits in (first, options) if retry else ():
+        if result is not None and not meter.cut:
+            break
+        whole = _whole_rack_from_the_top(search, rearrange, limits)
         if whole is not None:
             return replace(whole, nodes=meter.spent + whole.nodes)
+        if limits == options or GiveUp.TRACKED_STATES not in meter.failed:
+            break  # (the tracked passes' lower limits did not bind: the search would be the same)
+        # the tracked passes ran past their lower limits: the search again with the full ones
+        spent, meter = meter.spent, Meter(None, settle=True, options=options)
+        meter.spend(spent)
+        result = search.checked(meter)
+    if result is not None and not meter.cut:
+        return _solution(result, profile, proven=True, nodes=meter.spent, method="dp")
     if result is not None or not exact:
         # past the joker-host limits: the best legal play of the joker choices it did settle
         return search.best(result or search.nothing, meter.kept, meter.spent, "cut", meter.why)
@@ -215,6 +223,16 @@ def _whole_rack_from_the_top(search: _Search, rearrange: bool, options: SearchOp
     if not search.legal(back):
         return None
     return _solution(back, profile, proven=True, nodes=found.nodes, method="dp")
+
+
+def _first_limits(options: SearchOptions) -> SearchOptions:
+    """``options`` with the tracked host passes' lower limits of a first search
+    (``SearchOptions.first_tracked_states``, ``first_tracked_call``)."""
+    return replace(
+        options,
+        max_tracked_states=min(options.first_tracked_states, options.max_tracked_states),
+        max_tracked_call=min(options.first_tracked_call, options.max_tracked_call),
+    )
 
 
 def _flipped(melds, flip: tuple[int, ...], profile: RuleProfile) -> tuple[Meld, ...]:
@@ -282,11 +300,15 @@ class _Search:
     initial: bool
     objective: str
 
-    def dp(self, meter: Meter) -> SearchResult | None:
-        """The exact DP (``solve_dp_opening`` or ``solve_dp``) charged to ``meter``."""
-        if self.initial:
-            return solve_dp_opening(self.rack, self.table, self.rules, objective=self.objective, meter=meter)
-        return solve_dp(self.rack, self.table, self.rules, objective=self.objective, meter=meter)
+    def checked(self, meter: Meter) -> SearchResult | None:
+        """The exact DP (``solve_dp_opening`` or ``solve_dp``) charged to ``meter``; None where its
+        play fails ``validate_move`` (``GiveUp.REFUSED``)."""
+        search = solve_dp_opening if self.initial else solve_dp
+        result = search(self.rack, self.table, self.rules, objective=self.objective, meter=meter)
+        if result is not None and result.played and not self.legal(result):
+            meter.fail(GiveUp.REFUSED)
+            return None
+        return result
 
     @property
     def nothing(self) -> SearchResult:
