@@ -53,7 +53,14 @@ from typing import Literal
 
 from rummisim.melds import Meld, format_table, make_meld, parse_table, rack_penalty
 from rummisim.profile import RuleProfile
-from rummisim.solver.budget import DEFAULT_OPTIONS, GiveUp, Meter, SearchBudgetSpent, SearchOptions
+from rummisim.solver.budget import (
+    DEFAULT_OPTIONS,
+    GiveUp,
+    Meter,
+    SearchBudgetSpent,
+    SearchOptions,
+    TrackedLimitReached,
+)
 from rummisim.solver.common import OBJECTIVES, SearchResult, is_legal, tile_gain
 from rummisim.solver.dp import encodable, solve_dp, solve_dp_beam, solve_dp_opening, without_rearrange
 from rummisim.solver.milp import solve_milp
@@ -154,6 +161,8 @@ def solve(
     meter = Meter(exact_share, settle=True, quick=not exact, options=first)
     try:
         result = search.checked(meter)
+    except TrackedLimitReached:  # (the first search's lower limits: ``_first_limits``)
+        result = None
     except SearchBudgetSpent:
         assert budget is not None  # the meter runs out only under a budget
         cut = search.beam(budget - meter.spent, meter.spent, meter.kept, "beam")
@@ -161,9 +170,10 @@ def solve(
     for limits in (first, options) if retry else ():
         if result is not None and not meter.cut:
             break
-        whole = _whole_rack_from_the_top(search, rearrange, limits)
+        whole, mirrored = _whole_rack_from_the_top(search, limits)
+        meter.spend(mirrored)
         if whole is not None:
-            return replace(whole, nodes=meter.spent + whole.nodes)
+            return replace(whole, nodes=meter.spent)
         if limits == options or GiveUp.TRACKED_STATES not in meter.failed:
             break  # (the tracked passes' lower limits did not bind: the search would be the same)
         # the tracked passes ran past their lower limits: the search again with the full ones
@@ -197,32 +207,36 @@ def solve(
     return cut
 
 
-def _whole_rack_from_the_top(search: _Search, rearrange: bool, options: SearchOptions) -> Solution | None:
+def _whole_rack_from_the_top(search: _Search, options: SearchOptions) -> tuple[Solution | None, int]:
     """Where the exact search of a turn gave up without a budget: the same search of the position
     read from the top down (each tile of value ``v`` as one of ``V + 1 - v``, the table's jokers at
     their faces read so too), whose passes carry other states and often settle where these did not
     (``guide-strict-joker`` trickle-jokers #99: 36,312 states, where the search from the bottom up
     gave up after 1,760,020). Its play read back, where it places the whole rack and is legal: the
-    best play (no play places more, and every play of the whole rack scores the same); else None.
-    Not for openings (their threshold reads the values) nor wrap (13-1-2 is no run, 2-1-13 read
-    back); ``options.mirror_give_ups``."""
+    best play (no play places more, and every play of the whole rack scores the same); else None;
+    and the states it made (a search that gives up gets no bounded search here). Not for
+    openings (their threshold reads the values) nor wrap (13-1-2 is no run, 2-1-13 read back);
+    ``options.mirror_give_ups``."""
     profile = search.profile
     flip = _flip(profile)
     try:
         table = _flipped(search.table, flip, profile)
     except ValueError:
-        return None
-    found = solve(
-        tuple(flip[t] for t in search.rack), table, profile, objective=search.objective, rearrange=rearrange,
-        budget=None, options=replace(options, mirror_give_ups=False),
-    )  # fmt: skip
-    if found.method != "dp" or len(found.played) < len(search.rack):
-        return None
+        return None, 0
+    rack = tuple(flip[t] for t in search.rack)
+    flipped = _Search(rack, table, profile, search.rules, False, search.objective)
+    meter = Meter(None, settle=True, options=replace(options, mirror_give_ups=False))
+    try:
+        found = flipped.checked(meter)
+    except TrackedLimitReached:
+        return None, meter.spent
+    if found is None or meter.cut or len(found.played) < len(rack):
+        return None, meter.spent
     played = tuple(sorted(flip[t] for t in found.played))
-    back = SearchResult(_flipped(found.table, flip, profile), played, True, found.nodes)
+    back = SearchResult(_flipped(found.table, flip, profile), played, True, meter.spent)
     if not search.legal(back):
-        return None
-    return _solution(back, profile, proven=True, nodes=found.nodes, method="dp")
+        return None, meter.spent
+    return _solution(back, profile, proven=True, nodes=meter.spent, method="dp"), meter.spent
 
 
 def _first_limits(options: SearchOptions) -> SearchOptions:
@@ -232,6 +246,7 @@ def _first_limits(options: SearchOptions) -> SearchOptions:
         options,
         max_tracked_states=min(options.first_tracked_states, options.max_tracked_states),
         max_tracked_call=min(options.first_tracked_call, options.max_tracked_call),
+        end_at_tracked_limit=True,
     )
 
 

@@ -70,7 +70,7 @@ import numpy as np
 from rummisim.melds import Meld
 from rummisim.moves import joker_acceptable
 from rummisim.profile import RuleProfile
-from rummisim.solver.budget import GiveUp, Meter
+from rummisim.solver.budget import GiveUp, Meter, TrackedLimitReached
 from rummisim.solver.choices import (
     _best_grown,
     _bound,
@@ -687,6 +687,8 @@ def _tracked_host(
     found, sub, past = tracked_pass(cap if capped else meter.left)
     if past:
         meter.fail(GiveUp.TRACKED_STATES)  # past its own limit
+        if meter.options.end_at_tracked_limit:
+            raise TrackedLimitReached
         return None
     if found is None:
         meter.fail(sub.why or GiveUp.TRACKED_NOT_APPLICABLE)
