@@ -143,6 +143,26 @@ def test_the_first_search_ends_at_its_first_tracked_limit():
     validate_move(profile, table, rack, cut.table, cut.played, opened=True)
 
 
+# a ``standard`` search of ``inside-a-game`` (game 270, turn 40, ``objective="value"``): the first
+# search ends at its limit after 95,728 states, and the search from the top down, which would run past
+# 250,000 before its own limit, stops at as many
+PAST_ITS_SHARE = (
+    "K3 R3 B3 | K4 R4 O4 | K6 K7 J(K8) | K8 K9 K10 | K9 R9 O9 | K11 R11 B11 | J(K12) R12 B12 | "
+    "R7 R8 R9 R10 R11 R12 R13 | O1 O2 O3 O4 O5 O6 O7 | O5 O6 O7 O8 O9 | B7 B8 B9 B10 B11 B12",
+    "K2 K4 K5 K8 K12 K13 R1 R6 O10 O10 O11 B2 B4 B4 B5 B8 B13 B13",
+)
+
+
+def test_the_search_from_the_top_down_gets_the_first_searchs_states():
+    profile = load_profile("standard")
+    table, rack = parse_table(PAST_ITS_SHARE[0], profile), parse_tiles(PAST_ITS_SHARE[1], profile)
+    full = solve(rack, table, profile, objective="value", budget=None, options=NO_RETRY)
+    default = solve(rack, table, profile, objective="value", budget=None)
+    assert full.method == "dp" and full.tiles_placed == len(rack)
+    assert _answer(default) == _answer(full)  # (the full search's play: the one from the top down stopped)
+    assert default.nodes < 3 * full.nodes  # (453,265 where it ran to its own limit)
+
+
 @settings(derandomize=True, deadline=None, database=None, max_examples=60,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])  # fmt: skip
 @given(pos=positions())

@@ -170,7 +170,8 @@ def solve(
     for limits in (first, options) if retry else ():
         if result is not None and not meter.cut:
             break
-        whole, mirrored = _whole_rack_from_the_top(search, limits)
+        # (from the top down after the first search: at most as many states as that search made)
+        whole, mirrored = _whole_rack_from_the_top(search, limits, meter.spent if limits is first else None)
         meter.spend(mirrored)
         if whole is not None:
             return replace(whole, nodes=meter.spent)
@@ -207,14 +208,17 @@ def solve(
     return cut
 
 
-def _whole_rack_from_the_top(search: _Search, options: SearchOptions) -> tuple[Solution | None, int]:
+def _whole_rack_from_the_top(
+    search: _Search, options: SearchOptions, states: int | None = None
+) -> tuple[Solution | None, int]:
     """Where the exact search of a turn gave up without a budget: the same search of the position
     read from the top down (each tile of value ``v`` as one of ``V + 1 - v``, the table's jokers at
     their faces read so too), whose passes carry other states and often settle where these did not
     (``guide-strict-joker`` trickle-jokers #99: 36,312 states, where the search from the bottom up
     gave up after 1,760,020). Its play read back, where it places the whole rack and is legal: the
     best play (no play places more, and every play of the whole rack scores the same); else None;
-    and the states it made (a search that gives up gets no bounded search here). Not for
+    and the states it made (a search that gives up, or runs past ``states``, gets no bounded search
+    here). Not for
     openings (their threshold reads the values) nor wrap (13-1-2 is no run, 2-1-13 read back);
     ``options.mirror_give_ups``."""
     profile = search.profile
@@ -225,10 +229,10 @@ def _whole_rack_from_the_top(search: _Search, options: SearchOptions) -> tuple[S
         return None, 0
     rack = tuple(flip[t] for t in search.rack)
     flipped = _Search(rack, table, profile, search.rules, False, search.objective)
-    meter = Meter(None, settle=True, options=replace(options, mirror_give_ups=False))
+    meter = Meter(states, settle=True, options=replace(options, mirror_give_ups=False))
     try:
         found = flipped.checked(meter)
-    except TrackedLimitReached:
+    except (TrackedLimitReached, SearchBudgetSpent):
         return None, meter.spent
     if found is None or meter.cut or len(found.played) < len(rack):
         return None, meter.spent
