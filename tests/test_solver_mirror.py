@@ -163,6 +163,27 @@ def test_the_search_from_the_top_down_gets_the_first_searchs_states():
     assert default.nodes < 3 * full.nodes  # (453,265 where it ran to its own limit)
 
 
+# ``strength``'s four ``lookahead`` bots (seed 4264241120530435917, turn 47): the search gives up for
+# another reason than a tracked limit, and only the search from the top down with the full limits
+# and no share of states plays the whole rack
+GAVE_UP_ELSEWHERE = (
+    "K1 O1 B1 | K1 O1 B1 | K2 R2 B2 | K7 K8 K9 K10 | K10 R10 B10 | K11 O11 B11 | K13 R13 O13 | "
+    "R1 R2 R3 R4 | R3 R4 R5 R6 | R6 R7 R8 R9 | R9 R10 J(R11) | R12 O12 B12 | O2 O3 O4 | O8 O9 O10 | "
+    "B4 B5 B6 B7 B8 | B11 B12 B13",
+    "K2 K3 K4 K6 K6 K9 K12 K12 R5 R11 O6 O7 B3 B5 B8",
+)
+
+
+def test_a_search_that_gave_up_elsewhere_is_read_from_the_top_with_the_full_limits():
+    profile = load_profile("standard")
+    table, rack = parse_table(GAVE_UP_ELSEWHERE[0], profile), parse_tiles(GAVE_UP_ELSEWHERE[1], profile)
+    gave_up = solve(rack, table, profile, budget=None, options=NO_RETRY)
+    assert gave_up.method == "cut" and gave_up.give_up is not GiveUp.TRACKED_STATES
+    settled = solve(rack, table, profile, budget=None)
+    assert settled.method == "dp" and sorted(settled.played) == sorted(rack)
+    validate_move(profile, table, rack, settled.table, settled.played, opened=True)
+
+
 @settings(derandomize=True, deadline=None, database=None, max_examples=60,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])  # fmt: skip
 @given(pos=positions())

@@ -170,14 +170,18 @@ def solve(
     for limits in (first, options) if retry else ():
         if result is not None and not meter.cut:
             break
-        # (from the top down after the first search: at most as many states as that search made)
-        whole, mirrored = _whole_rack_from_the_top(search, limits, meter.spent if limits is first else None)
+        # the first search ended at its lower tracked limits; else it made the full search's passes
+        ended = limits is first and GiveUp.TRACKED_STATES in meter.failed
+        # (from the top down after a first search that ended: at most as many states as it made)
+        whole, mirrored = _whole_rack_from_the_top(
+            search, limits if ended else options, meter.spent if ended else None
+        )
         meter.spend(mirrored)
         if whole is not None:
             return replace(whole, nodes=meter.spent)
-        if limits == options or GiveUp.TRACKED_STATES not in meter.failed:
-            break  # (the tracked passes' lower limits did not bind: the search would be the same)
-        # the tracked passes ran past their lower limits: the search again with the full ones
+        if not ended:
+            break
+        # the search again with the full limits
         spent, meter = meter.spent, Meter(None, settle=True, options=options)
         meter.spend(spent)
         result = search.checked(meter)
