@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from helpers import FULL_FIRST
-from strategies import random_locked_position
+from strategies import random_locked_position, variant_profile
 from test_solver_tracked_host import TRACKED_ONLY, score, two_rack_tiles
 
 from rummisim import load_profile, parse_table, parse_tiles
@@ -176,3 +176,16 @@ def test_a_tracked_state_is_left_out_only_where_its_projection_cannot_reach_the_
     assert not future_ok(hosted, 10, 0, 20, future, host, width, jokers_at)
     unknown = 3 | (run_field(HOST_ACTIVE, 0, 1, 1) << at)  # colour 0 in state 3: no such state
     assert future_ok(unknown, 0, 0, 10**6, future, host, width, jokers_at)
+
+
+def test_no_bounds_under_new_set():
+    """Fuzz seed 42201 (``--tracked-only``): under ``reuse: new_set`` the plain pass's bounds left out
+    the states of the best play, the freed joker (freed by an R3 of a missing colour) in R3 J R5 with
+    the other R3 and the R5 (3 tiles, 11 points; 2 tiles, 8 points with the bounds). The tracked pass
+    runs there without them."""
+    profile = variant_profile("standard+new-set")
+    table, rack = parse_table("J(K3) O3 B3 | R6 R7 R8", profile), parse_tiles("R3 R3 R5 B6", profile)
+    ours = solve(rack, table, profile, objective="value", budget=None, options=TRACKED_ONLY)
+    ref = reference_solve(rack, table, profile, objective="value")
+    assert (ours.tiles_placed, ours.value_placed) == (ref.tiles_placed, ref.value_placed) == (3, 11)
+    validate_move(profile, table, rack, ours.table, ours.played, opened=True)
