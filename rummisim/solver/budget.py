@@ -164,7 +164,6 @@ class Meter:
         self.cut = False
         self.kept: list[tuple[int, tuple[Meld, ...], tuple[int, ...]]] = []
         self.why: GiveUp | None = None
-        self.failed: set[GiveUp] = set()  # every reason a part of the search gave up (``fail``)
         # the host listings' passes that found nothing at their floor (``replayed``): their inputs
         # (``passes._best_or_bound``), the states they made
         self.refuted: dict[tuple, int] = {}
@@ -172,7 +171,6 @@ class Meter:
     def fail(self, why: GiveUp) -> None:
         """Record why a part of the search gives up (its answer: None)."""
         self.why = why
-        self.failed.add(why)
 
     def keep(self, found) -> None:
         """Remember a legal play (score, table, played), the ``KEPT_PLAYS`` best."""

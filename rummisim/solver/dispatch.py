@@ -159,32 +159,29 @@ def solve(
     retry = budget is None and exact and not initial and options.mirror_give_ups and not profile.wrap
     first = _first_limits(options) if retry else options
     meter = Meter(exact_share, settle=True, quick=not exact, options=first)
+    ended = False  # the first search ended at its lower tracked limits (``_first_limits``)
     try:
         result = search.checked(meter)
-    except TrackedLimitReached:  # (the first search's lower limits: ``_first_limits``)
-        result = None
+    except TrackedLimitReached:
+        result, ended = None, True
     except SearchBudgetSpent:
         assert budget is not None  # the meter runs out only under a budget
         cut = search.beam(budget - meter.spent, meter.spent, meter.kept, "beam")
         return cut or search.best(search.nothing, meter.kept, meter.spent, "none")
-    for limits in (first, options) if retry else ():
-        if result is not None and not meter.cut:
-            break
-        # the first search ended at its lower tracked limits; else it made the full search's passes
-        ended = limits is first and GiveUp.TRACKED_STATES in meter.failed
-        # (from the top down after a first search that ended: at most as many states as it made)
-        whole, mirrored = _whole_rack_from_the_top(
-            search, limits if ended else options, meter.spent if ended else None
-        )
-        meter.spend(mirrored)
+    if retry and ended:
+        # from the top down within the same limits and at most as many states, then the search
+        # again with the full limits
+        whole = _whole_rack_from_the_top(search, first, meter, share=True)
         if whole is not None:
-            return replace(whole, nodes=meter.spent)
-        if not ended:
-            break
-        # the search again with the full limits
+            return whole
         spent, meter = meter.spent, Meter(None, settle=True, options=options)
         meter.spend(spent)
         result = search.checked(meter)
+    if retry and (result is None or meter.cut):
+        # a search that gave up with the full search's passes: from the top down with the full limits
+        whole = _whole_rack_from_the_top(search, options, meter)
+        if whole is not None:
+            return whole
     if result is not None and not meter.cut:
         return _solution(result, profile, proven=True, nodes=meter.spent, method="dp")
     if result is not None or not exact:
@@ -212,39 +209,37 @@ def solve(
     return cut
 
 
-def _whole_rack_from_the_top(
-    search: _Search, options: SearchOptions, states: int | None = None
-) -> tuple[Solution | None, int]:
+def _whole_rack_from_the_top(search: _Search, options: SearchOptions, meter: Meter, share: bool = False):
     """Where the exact search of a turn gave up without a budget: the same search of the position
     read from the top down (each tile of value ``v`` as one of ``V + 1 - v``, the table's jokers at
     their faces read so too), whose passes carry other states and often settle where these did not
     (``guide-strict-joker`` trickle-jokers #99: 36,312 states, where the search from the bottom up
     gave up after 1,760,020). Its play read back, where it places the whole rack and is legal: the
-    best play (no play places more, and every play of the whole rack scores the same); else None;
-    and the states it made (a search that gives up, or runs past ``states``, gets no bounded search
-    here). Not for
-    openings (their threshold reads the values) nor wrap (13-1-2 is no run, 2-1-13 read back);
-    ``options.mirror_give_ups``."""
+    best play (no play places more, and every play of the whole rack scores the same), as proven;
+    else None. Its states are charged to ``meter`` (the search's so far), and with ``share`` it may
+    make at most as many as ``meter`` holds; where it gives up it gets no bounded search. Not for
+    openings (their threshold reads the values) nor wrap (13-1-2 is no run, 2-1-13 read back)."""
     profile = search.profile
     flip = _flip(profile)
     try:
         table = _flipped(search.table, flip, profile)
     except ValueError:
-        return None, 0
+        return None
     rack = tuple(flip[t] for t in search.rack)
     flipped = _Search(rack, table, profile, search.rules, False, search.objective)
-    meter = Meter(states, settle=True, options=replace(options, mirror_give_ups=False))
+    own = Meter(meter.spent if share else None, settle=True, options=options)
     try:
-        found = flipped.checked(meter)
+        found = flipped.checked(own)
     except (TrackedLimitReached, SearchBudgetSpent):
-        return None, meter.spent
-    if found is None or meter.cut or len(found.played) < len(rack):
-        return None, meter.spent
+        found = None
+    meter.spend(own.spent)
+    if found is None or own.cut or len(found.played) < len(rack):
+        return None
     played = tuple(sorted(flip[t] for t in found.played))
     back = SearchResult(_flipped(found.table, flip, profile), played, True, meter.spent)
     if not search.legal(back):
-        return None, meter.spent
-    return _solution(back, profile, proven=True, nodes=meter.spent, method="dp"), meter.spent
+        return None
+    return _solution(back, profile, proven=True, nodes=meter.spent, method="dp")
 
 
 def _first_limits(options: SearchOptions) -> SearchOptions:

@@ -670,14 +670,15 @@ def _tracked_host(
         ceiling=ceiling,
     )  # fmt: skip
 
+    options = meter.options
+    if profile.jokers.reuse == "new_set":
+        # (the plain pass's bounds, ``backward``, leave out states that reach a better play under
+        # ``reuse: new_set``: fuzz seed 42201, ``J(K3) O3 B3 | R6 R7 R8`` with ``R3 R3 R5 B6``)
+        options = replace(options, backward=False)
+
     def tracked_pass(limit: int | None, kept_outside_hosts: bool = False):
         """One pass within ``limit`` states: (its answer, its meter, whether it ran past the limit);
         past the search budget, where the pass is charged to it, ``SearchBudgetSpent``."""
-        options = meter.options
-        if profile.jokers.reuse == "new_set":
-            # (the plain pass's bounds, ``backward``, leave out states that reach a better play under
-            # ``reuse: new_set``: fuzz seed 42201, ``J(K3) O3 B3 | R6 R7 R8`` with ``R3 R3 R5 B6``)
-            options = replace(options, backward=False)
         sub = Meter(limit, options=options, call_limit=options.max_tracked_call if capped else None)
         try:
             found = _best(rack, table, profile, objective, sub, **opts, kept_outside_hosts=kept_outside_hosts)
