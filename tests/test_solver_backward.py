@@ -22,6 +22,7 @@ from rummisim.solver.backward import ABSENT, DEAD, MAX_STEPS, Edges, Future, bui
 from rummisim.solver.budget import Meter
 from rummisim.solver.dp import solve_dp
 from rummisim.solver.host_fields import HOST_ACTIVE, HOST_PER_COLOUR, run_field
+from rummisim.solver.passes import _best
 
 WITHOUT = SearchOptions(max_host_solves=0, new_set_solves=0, pair_host_solves=0, backward=False)
 
@@ -182,10 +183,29 @@ def test_no_bounds_under_new_set():
     """Fuzz seed 42201 (``--tracked-only``): under ``reuse: new_set`` the plain pass's bounds left out
     the states of the best play, the freed joker (freed by an R3 of a missing colour) in R3 J R5 with
     the other R3 and the R5 (3 tiles, 11 points; 2 tiles, 8 points with the bounds). The tracked pass
-    runs there without them."""
+    runs there without them (why: the test below)."""
     profile = variant_profile("standard+new-set")
     table, rack = parse_table("J(K3) O3 B3 | R6 R7 R8", profile), parse_tiles("R3 R3 R5 B6", profile)
     ours = solve(rack, table, profile, objective="value", budget=None, options=TRACKED_ONLY)
     ref = reference_solve(rack, table, profile, objective="value")
     assert (ours.tiles_placed, ours.value_placed) == (ref.tiles_placed, ref.value_placed) == (3, 11)
     validate_move(profile, table, rack, ours.table, ours.played, opened=True)
+
+
+@pytest.mark.parametrize(("profile_name", "found"), [("standard", True), ("standard+new-set", False)])
+def test_bounds_and_host_runs_that_close_before_a_table_tile(profile_name, found):
+    """Why ``new_set`` goes without the bounds: the plain pass never closes a valid run where a run of
+    its colour starts (``RunTypes.merges``), while a ``new_set`` host run of rack tiles (``R3 J R5``)
+    must close before the table's ``R6``. With the bounds, that pass's tracked pass at the floor of
+    the best play finds it under ``two_rack_tiles`` (whose host run goes on through ``R6 R7 R8``, as
+    the plain pass's run does) and misses it under ``new_set``."""
+    profile = load_profile("standard") if profile_name == "standard" else variant_profile(profile_name)
+    table, rack = parse_table("J(K3) O3 B3 | R6 R7 R8", profile), parse_tiles("R3 R3 R5 B6", profile)
+    (r3,) = parse_tiles("R3", profile)
+    best = {}
+    for bounds in (True, False):
+        meter = Meter(None, options=replace(TRACKED_ONLY, backward=bounds))
+        rest = dict(forced=(r3,), floor=8003, host=True, ceiling=11003)
+        best[bounds] = _best(tuple(sorted(rack)), table, profile, "value", meter, **rest)[0]
+    assert best[False] == 11003  # R3 frees the joker, which goes with the other R3 and the R5
+    assert (best[True] == 11003) is found

@@ -19,6 +19,14 @@ a tracked state whose score plus that stays below the floor is left out where it
   never made (a tracked pass places some jokers the plain one leaves for the decoding, e.g. a
   freed joker at a face whose tile stays on the rack) says nothing: the state stays.
 
+The projection is a bound only where every tracked state's way on is one of the plain pass's.
+Under ``jokers.reuse: new_set`` it is not: the plain pass never closes a valid run where a run of
+its colour starts (``tables.RunTypes.merges``; extending it places the same tiles), while a host
+run of rack tiles alone must close before a table tile; the plain state it projects to is then made
+only by a worse path, whose ways on the plain pass's floor cut. So a ``new_set`` tracked pass runs
+without these bounds (``jokers._tracked_host``; fuzz seed 42201). Under ``two_rack_tiles`` a host
+run may hold table tiles, so the tracked pass extends it there, as the plain pass does.
+
 On ``guide-strict-joker`` trickle-jokers' slowest tracked passes the states fall about threefold
 (#195: 326,828 -> 94,626 beside the plain pass's 57,354), every answer the same.
 """

@@ -672,8 +672,11 @@ def _tracked_host(
 
     options = meter.options
     if profile.jokers.reuse == "new_set":
-        # (the plain pass's bounds, ``backward``, leave out states that reach a better play under
-        # ``reuse: new_set``: fuzz seed 42201, ``J(K3) O3 B3 | R6 R7 R8`` with ``R3 R3 R5 B6``)
+        # no plain-pass bounds (``backward``): the plain pass never closes a valid run where a run of
+        # its colour starts (``tables.RunTypes.merges``: extending it places the same tiles), but a
+        # ``new_set`` host run of rack tiles must close before a table tile, so its states' plain
+        # projections are made only by worse paths, whose futures the plain pass cut (fuzz seed
+        # 42201: ``J(K3) O3 B3 | R6 R7 R8`` with ``R3 R3 R5 B6``, the host ``R3 J R5`` before ``R6``)
         options = replace(options, backward=False)
 
     def tracked_pass(limit: int | None, kept_outside_hosts: bool = False):
