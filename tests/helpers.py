@@ -9,10 +9,16 @@ from rummisim.contract import Discard, Draw, OutOfBudget, Pass, Phase, Play, Tur
 from rummisim.melds import Meld
 from rummisim.profile import RuleProfile, profile_from_dict
 from rummisim.solver import SearchOptions, solve
+from rummisim.solver.budget import DEFAULT_OPTIONS
 
-# the default search with its first search at the full limits of the tracked host passes
+# the default search read from the bottom up, as every search was before 0.3.23 (``solver.reading``):
+# for tests of a mechanism on a position whose search from the top down does not reach it
+BOTTOM_UP = SearchOptions(rack_first=False)
+
+# ... with its first search at the full limits of the tracked host passes
 # (``SearchOptions.first_tracked_states``): for tests of what those passes do within them
 FULL_FIRST = SearchOptions(
+    rack_first=False,
     first_tracked_states=SearchOptions().max_tracked_states,
     first_tracked_call=SearchOptions().max_tracked_call,
 )
@@ -126,9 +132,9 @@ class Troublemaker:
         return Draw()
 
 
-def solved_both_ways(pos, options):
+def solved_both_ways(pos, options, base=DEFAULT_OPTIONS):
     """``solve`` of a Hypothesis position (``strategies.positions``) without a budget, with the
-    default search options and with ``options`` (a search option switched off)."""
+    ``base`` search options (the default ones) and with ``options`` (a search option switched off)."""
     args = (pos.rack, pos.table, pos.profile)
     opts = dict(initial=pos.initial, objective=pos.objective, rearrange=pos.rearrange, budget=None)
-    return solve(*args, **opts), solve(*args, **opts, options=options)
+    return solve(*args, **opts, options=base), solve(*args, **opts, options=options)

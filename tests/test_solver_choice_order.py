@@ -8,6 +8,9 @@ None may move an answer: each position below is checked against the integer prog
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from helpers import BOTTOM_UP
 from test_solver_tracked_host import score
 
 from rummisim import load_profile
@@ -77,7 +80,7 @@ def test_a_choice_freeing_every_joker_rules_the_whole_rack_out_for_every_choice(
         return bound(rack, full_rack, table, profile, objective, meter, choice, prune, floor, below, *rest)
 
     monkeypatch.setattr(jokers_module, "_choice_bound", counted)
-    ours = solve(GUIDE_RACK, GUIDE_TABLE, profile, budget=None)
+    ours = solve(GUIDE_RACK, GUIDE_TABLE, profile, budget=None, options=BOTTOM_UP)
     assert whole == [((), (10, 37))]  # the two freeing tiles, no joker kept
     assert ours.proven and ours.method == "dp"
     assert score(profile, ours.played, "tiles") == milp_score(
@@ -104,9 +107,13 @@ def test_the_listing_settles_what_the_tracked_pass_of_two_freed_jokers_gives_up_
     """The tracked pass runs past its states; without a listing after it the search is cut, with
     it the search settles, at the integer program's score."""
     profile = load_profile("guide-strict-joker")
-    ours = solve(LISTED_RACK, LISTED_TABLE, profile, budget=None)
+    ours = solve(LISTED_RACK, LISTED_TABLE, profile, budget=None, options=BOTTOM_UP)
     unlisted = solve(
-        LISTED_RACK, LISTED_TABLE, profile, budget=None, options=SearchOptions(pair_host_solves=0)
+        LISTED_RACK,
+        LISTED_TABLE,
+        profile,
+        budget=None,
+        options=replace(BOTTOM_UP, pair_host_solves=0, mirror_give_ups=False),
     )
     assert not unlisted.proven and unlisted.give_up is not None
     assert ours.proven and ours.method == "dp"

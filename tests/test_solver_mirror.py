@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import FULL_FIRST, solved_both_ways
+from helpers import BOTTOM_UP, FULL_FIRST, solved_both_ways
 from hypothesis import HealthCheck, given, settings
 from strategies import positions
 
 from rummisim import load_profile, parse_table, parse_tiles
 from rummisim.moves import validate_move
 from rummisim.solver import GiveUp, SearchOptions, solve
-from rummisim.solver.dispatch import _flip
 from rummisim.solver.passes import Grids, _mirrored
+from rummisim.solver.reading import flip_codes
 
-OFF = SearchOptions(mirror_refute=False)
-NO_RETRY = SearchOptions(mirror_give_ups=False)
+# (read from the bottom up: the mechanisms these tests show are those of that reading)
+OFF = SearchOptions(mirror_refute=False, rack_first=False)
+NO_RETRY = SearchOptions(mirror_give_ups=False, rack_first=False)
 TINY_FIRST = SearchOptions(first_tracked_states=256, first_tracked_call=128)
 
 # ``guide-strict-joker`` trickle-jokers #99 of the committed sets: the search from the bottom up gives
@@ -63,7 +64,7 @@ def _answer(solution):
 def test_the_top_down_pass_refutes_in_fewer_states(name, table, rack):
     profile = load_profile(name)
     args = (parse_tiles(rack, profile), parse_table(table, profile), profile)
-    mirrored = solve(*args, budget=None)
+    mirrored = solve(*args, budget=None, options=BOTTOM_UP)
     plain = solve(*args, budget=None, options=OFF)
     assert mirrored.proven and _answer(mirrored) == _answer(plain)
     assert mirrored.tiles_placed < len(args[0])  # the whole rack is out of reach
@@ -86,7 +87,7 @@ def test_the_mirrored_grids_reverse_the_positions():
 @given(pos=positions())
 def test_the_top_down_pass_changes_no_answer(pos):
     """On every variant: the same play, table and method with and without it."""
-    default, without = solved_both_ways(pos, OFF)
+    default, without = solved_both_ways(pos, OFF, BOTTOM_UP)
     assert _answer(default) == _answer(without)
 
 
@@ -167,7 +168,8 @@ def test_a_first_search_that_ends_at_a_limit_answers_as_the_full_search(
     table_text, rack_text, objective, tiles, ratio
 ):
     args = _standard((table_text, rack_text))
-    full = solve(*args, objective=objective, budget=None, options=NO_RETRY)  # the full limits at once
+    # the full limits at once, the position read as the default search first reads it
+    full = solve(*args, objective=objective, budget=None, options=SearchOptions(mirror_give_ups=False))
     default = solve(*args, objective=objective, budget=None)
     assert full.method == "dp" and full.tiles_placed == tiles
     assert _answer(default) == _answer(full)
@@ -207,6 +209,6 @@ def test_the_first_limits_change_no_score(pos):
 
 def test_the_codes_read_from_the_top_are_an_involution():
     profile = load_profile("standard")
-    flip = _flip(profile)
+    flip = flip_codes(profile)
     assert [flip[flip[c]] for c in range(len(flip))] == list(range(len(flip)))
     assert parse_tiles("R13 K1 J", profile) == tuple(flip[c] for c in parse_tiles("R1 K13 J", profile))

@@ -9,6 +9,7 @@ host run at its first tile, in fewer states, and legal plays from both decoders.
 from __future__ import annotations
 
 import pytest
+from helpers import BOTTOM_UP
 from strategies import variant_profile
 
 import rummisim.solver.decode as decode
@@ -65,7 +66,7 @@ def test_a_promoted_host_run_decodes_into_the_optimum(monkeypatch, name, table, 
     profile = load_profile(name)
     table, rack = parse_table(table, profile), parse_tiles(rack, profile)
     seen = _spy_promoted(monkeypatch)
-    found = solve(rack, table, profile, budget=None)
+    found = solve(rack, table, profile, budget=None, options=BOTTOM_UP)
     assert found.method == "dp" and found.proven
     validate_move(profile, table, rack, found.table, found.played, opened=True)
     ref = solve_milp(rack, table, profile, initial=False, objective="tiles", rearrange=True)
@@ -79,9 +80,9 @@ def test_a_promoted_host_run_decodes_into_the_optimum(monkeypatch, name, table, 
 def test_promotion_keeps_the_answer_in_fewer_states(monkeypatch, name, table, rack):
     profile = load_profile(name)
     table, rack = parse_table(table, profile), parse_tiles(rack, profile)
-    promoted = solve(rack, table, profile, budget=None)
+    promoted = solve(rack, table, profile, budget=None, options=BOTTOM_UP)
     _without_promotion(monkeypatch)
-    started = solve(rack, table, profile, budget=None)
+    started = solve(rack, table, profile, budget=None, options=BOTTOM_UP)
     assert (promoted.tiles_placed, promoted.value_placed) == (started.tiles_placed, started.value_placed)
     assert promoted.nodes < started.nodes
 
@@ -121,7 +122,7 @@ def test_a_promoted_run_of_two_items_takes_the_freed_joker(monkeypatch):
     table = parse_table("K4 K5 K6 K7 J(K8) J(K9) | R3 R4 R5 R6 R7 R8", profile)
     rack = parse_tiles("K5 K7 K8 K9 R9 O6", profile)
     seen = _spy_promoted(monkeypatch)
-    listed_none = SearchOptions(max_host_solves=0, new_set_solves=0, pair_host_solves=0)
+    listed_none = SearchOptions(max_host_solves=0, new_set_solves=0, pair_host_solves=0, rack_first=False)
     found = solve(rack, table, profile, budget=None, options=listed_none)
     assert found.method == "dp" and found.proven
     assert (found.tiles_placed, found.value_placed) == (5, 39)

@@ -96,10 +96,11 @@ class SearchOptions:
     (``Meter.replayed``, 0.3.19). ``mirror_refute``: a floor that asks for every rack tile is first
     searched from the top down, in a few states (``passes._run_passes``, 0.3.20).
     ``mirror_give_ups``: where the exact search of a turn gives up without a budget, the position
-    read from the top down is searched, and its play of the whole rack answers
-    (``dispatch._whole_rack_from_the_top``, 0.3.20). ``first_tracked_states``, ``first_tracked_call``:
+    read the other way is searched, and its play answers (``dispatch._settled``; 0.3.20: from the top
+    down, a play of the whole rack only; 0.3.23: any play, its tiles scored by their values before
+    the flip). ``first_tracked_states``, ``first_tracked_call``:
     with ``mirror_give_ups``, the first search of such a turn caps its tracked host passes lower
-    (2^17 in all, 2^16 in one kernel call); where they bind and the position read from the top down
+    (2^17 in all, 2^16 in one kernel call); where they bind and the position read the other way
     (within the same limits) does not settle it, the search runs again with ``max_tracked_states``
     and ``max_tracked_call`` (0.3.21: ``guide-strict-joker`` trickle-jokers #99 gave up after 1.76
     million states, 0.45 s, before the search from the top down settled it).
@@ -107,7 +108,9 @@ class SearchOptions:
     (``TrackedLimitReached``) instead of leaving the choice to the host listing or another
     arrangement: the first search sets it, which then costs no more than the states before its limits
     (0.3.21: a `standard` search whose first tracked pass stopped there went on to list host sets,
-    1.9 million states where the full search made 341,431)."""
+    1.9 million states where the full search made 341,431). ``rack_first``: a turn's search (not an
+    opening's, nor with wrap) reads the position from the top down where the rack's tiles lie higher
+    than the table's (``solver.reading``, 0.3.23)."""
 
     max_host_solves: int = 100
     max_host_states: int = 1 << 18
@@ -128,6 +131,7 @@ class SearchOptions:
     reuse_refuted: bool = True
     mirror_refute: bool = True
     mirror_give_ups: bool = True
+    rack_first: bool = True
 
 
 DEFAULT_OPTIONS = SearchOptions()

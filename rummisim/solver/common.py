@@ -11,6 +11,11 @@ from rummisim.moves import IllegalMove, validate_move
 from rummisim.profile import RuleProfile
 
 OBJECTIVES = ("tiles", "value")
+# the DP's search of a position read from the top down (``dispatch``: a tile of value ``v`` as one of
+# ``V + 1 - v``) scores each numbered tile by its value before the flip, so each of its plays scores
+# what the play read back scores: these objectives, internal to the solver, say so
+FROM_THE_TOP = {"tiles": "tiles from the top", "value": "value from the top"}
+SEARCH_OBJECTIVES = OBJECTIVES + tuple(FROM_THE_TOP.values())
 TILE_WEIGHT = 1000  # objective weight that makes the primary criterion dominate (values < 1000)
 HOST_RACK_ITEMS = 2  # reuse: two_rack_tiles: rack items beside a freed joker, however many it holds
 
@@ -34,7 +39,16 @@ class SearchResult:
 def gain(value: int, objective: str) -> int:
     """Objective gain of placing one rack item worth ``value`` points: ``tiles`` counts tiles
     first and value as the tie-break, ``value`` the reverse."""
-    return TILE_WEIGHT + value if objective == "tiles" else TILE_WEIGHT * value + 1
+    return TILE_WEIGHT + value if objective.startswith("tiles") else TILE_WEIGHT * value + 1
+
+
+def face_worth(value: int, objective: str, values: int) -> int:
+    """What a numbered tile of this face value scores by: its value, or read from the top down
+    (``FROM_THE_TOP``) its value before the flip."""
+    return values + 1 - value if objective in _READ_DOWN else value
+
+
+_READ_DOWN = frozenset(FROM_THE_TOP.values())
 
 
 def tile_gain(profile: RuleProfile, code: int, objective: str) -> int:
@@ -46,7 +60,11 @@ def tile_gain(profile: RuleProfile, code: int, objective: str) -> int:
 def tile_gains(profile: RuleProfile, objective: str) -> tuple[int, ...]:
     """``tile_gain`` of every code, worked out once per profile and objective (the searches ask
     for it thousands of times a position: 4,400 times in `polish-40` greedy #94's)."""
-    return tuple(gain(tile_penalty(code, profile), objective) for code in range(profile.tileset.n_codes))
+    ts = profile.tileset
+    worth = [face_worth(ts.value_of(code), objective, ts.values) for code in range(ts.joker)]
+    return tuple(gain(v, objective) for v in worth) + tuple(
+        gain(tile_penalty(code, profile), objective) for code in range(ts.joker, ts.n_codes)
+    )
 
 
 def is_legal(profile: RuleProfile, table, rack, new_table, played, *, opened: bool, waive=()) -> bool:

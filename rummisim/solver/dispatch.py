@@ -51,7 +51,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from rummisim.melds import Meld, format_table, make_meld, parse_table, rack_penalty
+from rummisim.melds import Meld, format_table, parse_table, rack_penalty
 from rummisim.profile import RuleProfile
 from rummisim.solver.budget import (
     DEFAULT_OPTIONS,
@@ -61,9 +61,10 @@ from rummisim.solver.budget import (
     SearchOptions,
     TrackedLimitReached,
 )
-from rummisim.solver.common import OBJECTIVES, SearchResult, is_legal, tile_gain
+from rummisim.solver.common import FROM_THE_TOP, OBJECTIVES, SearchResult, is_legal, tile_gain
 from rummisim.solver.dp import encodable, solve_dp, solve_dp_beam, solve_dp_opening, without_rearrange
 from rummisim.solver.milp import solve_milp
+from rummisim.solver.reading import flip_codes, flipped, reads_down
 from rummisim.tiles import format_tiles, parse_tiles
 
 
@@ -155,43 +156,50 @@ def solve(
     # under ``turn.rearrange: false``
     rules = profile if rearrange else without_rearrange(profile)
     search = _Search(rack, table, profile, rules, initial, objective)
-    # a turn without a budget: where the exact search gives up, the position read from the top down
-    retry = budget is None and exact and not initial and options.mirror_give_ups and not profile.wrap
+    # a turn read from the top down where the rack lies higher than the table (``reading``); without
+    # a budget, where the exact search gives up, the position read the other way
+    turn = not initial and not profile.wrap
+    down = turn and options.rack_first and reads_down(rack, table, profile)
+    lead = _Reading(search, down)
+    retry = budget is None and exact and turn and options.mirror_give_ups
+    other = _Reading(search, not down) if retry else None
     first = _first_limits(options) if retry else options
     meter = Meter(exact_share, settle=True, quick=not exact, options=first)
     ended = False  # the first search ended at its lower tracked limits (``_first_limits``)
     try:
-        result = search.checked(meter)
+        result = lead.checked(meter)
     except TrackedLimitReached:
         result, ended = None, True
     except SearchBudgetSpent:
         assert budget is not None  # the meter runs out only under a budget
-        cut = search.beam(budget - meter.spent, meter.spent, meter.kept, "beam")
-        return cut or search.best(search.nothing, meter.kept, meter.spent, "none")
-    if retry and ended:
-        # from the top down within the same limits and at most as many states, then the search
+        kept = lead.back_kept(meter.kept)
+        cut = search.beam(budget - meter.spent, meter.spent, kept, "beam")
+        return cut or search.best(search.nothing, kept, meter.spent, "none")
+    if other is not None and ended:
+        # read the other way within the same limits and at most as many states, then the search
         # again with the full limits
-        whole = _whole_rack_from_the_top(search, first, meter, share=True)
-        if whole is not None:
-            return whole
+        settled = _settled(other, first, meter, share=True)
+        if settled is not None:
+            return settled
         spent, meter = meter.spent, Meter(None, settle=True, options=options)
         meter.spend(spent)
-        result = search.checked(meter)
-    if retry and (result is None or meter.cut):
-        # a search that gave up with the full search's passes: from the top down with the full limits
-        whole = _whole_rack_from_the_top(search, options, meter)
-        if whole is not None:
-            return whole
+        result = lead.checked(meter)
+    if other is not None and (result is None or meter.cut):
+        # a search that gave up with the full search's passes: read the other way with the full limits
+        settled = _settled(other, options, meter)
+        if settled is not None:
+            return settled
+    kept = lead.back_kept(meter.kept)
     if result is not None and not meter.cut:
         return _solution(result, profile, proven=True, nodes=meter.spent, method="dp")
     if result is not None or not exact:
         # past the joker-host limits: the best legal play of the joker choices it did settle
-        return search.best(result or search.nothing, meter.kept, meter.spent, "cut", meter.why)
+        return search.best(result or search.nothing, kept, meter.spent, "cut", meter.why)
     # the exact search gave up (``meter.why``): the best play of one bounded beam pass
     why = meter.why
     left = GIVE_UP_STATES if budget is None else min(GIVE_UP_STATES, budget - meter.spent)
-    cut = search.beam(left, meter.spent, meter.kept, "cut", why) if left > 0 else None
-    cut = cut or search.best(search.nothing, meter.kept, meter.spent, "cut", why)
+    cut = search.beam(left, meter.spent, kept, "cut", why) if left > 0 else None
+    cut = cut or search.best(search.nothing, kept, meter.spent, "cut", why)
     joker = profile.tileset.joker
     if why is GiveUp.DECODE and joker in rack:
         # the decoding could not place every joker the DP counted as played: the best play that
@@ -209,37 +217,23 @@ def solve(
     return cut
 
 
-def _whole_rack_from_the_top(search: _Search, options: SearchOptions, meter: Meter, share: bool = False):
-    """Where the exact search of a turn gave up without a budget: the same search of the position
-    read from the top down (each tile of value ``v`` as one of ``V + 1 - v``, the table's jokers at
-    their faces read so too), whose passes carry other states and often settle where these did not
-    (``guide-strict-joker`` trickle-jokers #99: 36,312 states, where the search from the bottom up
-    gave up after 1,760,020). Its play read back, where it places the whole rack and is legal: the
-    best play (no play places more, and every play of the whole rack scores the same), as proven;
-    else None. Its states are charged to ``meter`` (the search's so far), and with ``share`` it may
-    make at most as many as ``meter`` holds; where it gives up it gets no bounded search. Not for
-    openings (their threshold reads the values) nor wrap (13-1-2 is no run, 2-1-13 read back)."""
-    profile = search.profile
-    flip = _flip(profile)
-    try:
-        table = _flipped(search.table, flip, profile)
-    except ValueError:
-        return None
-    rack = tuple(flip[t] for t in search.rack)
-    flipped = _Search(rack, table, profile, search.rules, False, search.objective)
+def _settled(reading: _Reading, options: SearchOptions, meter: Meter, share: bool = False) -> Solution | None:
+    """Where a turn's exact search without a budget gave up (or ended at its first limits): the same
+    search of the position read the other way (``reading``), whose passes carry other states and
+    often settle where these did not (``guide-strict-joker`` trickle-jokers #99: 36,312 states from
+    the top down, where the search from the bottom up gave up after 1,760,020). Its play, read back,
+    as proven; else None (it gave up too). Its states are charged to ``meter`` (the search's so
+    far), and with ``share`` it may make at most as many as ``meter`` holds; where it gives up it
+    gets no bounded search."""
     own = Meter(meter.spent if share else None, settle=True, options=options)
     try:
-        found = flipped.checked(own)
+        found = reading.checked(own)
     except (TrackedLimitReached, SearchBudgetSpent):
         found = None
     meter.spend(own.spent)
-    if found is None or own.cut or len(found.played) < len(rack):
+    if found is None or own.cut:
         return None
-    played = tuple(sorted(flip[t] for t in found.played))
-    back = SearchResult(_flipped(found.table, flip, profile), played, True, meter.spent)
-    if not search.legal(back):
-        return None
-    return _solution(back, profile, proven=True, nodes=meter.spent, method="dp")
+    return _solution(found, reading.search.profile, proven=True, nodes=meter.spent, method="dp")
 
 
 def _first_limits(options: SearchOptions) -> SearchOptions:
@@ -251,18 +245,6 @@ def _first_limits(options: SearchOptions) -> SearchOptions:
         max_tracked_call=min(options.first_tracked_call, options.max_tracked_call),
         end_at_tracked_limit=True,
     )
-
-
-def _flipped(melds, flip: tuple[int, ...], profile: RuleProfile) -> tuple[Meld, ...]:
-    """``melds`` read from the top down (``_flip``); ``ValueError`` where one is no set so read."""
-    return tuple(make_meld([flip[t] for t in m.tiles], [flip[f] for f in m.faces], profile) for m in melds)
-
-
-def _flip(profile: RuleProfile) -> tuple[int, ...]:
-    """Each code read from the top down: a tile of value ``v`` as the same colour's ``V + 1 - v``."""
-    ts = profile.tileset
-    numbered = [ts.code(ts.colour_of(c), ts.values + 1 - ts.value_of(c)) for c in range(ts.joker)]
-    return tuple(numbered) + tuple(range(ts.joker, ts.n_codes))
 
 
 def _position(rack, table, profile: RuleProfile) -> tuple[tuple[int, ...], tuple[Meld, ...]]:
@@ -387,6 +369,47 @@ class _Search:
                     if self.legal(both):
                         beam = both
         return self.best(beam, kept, nodes, method, why)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """A turn's search of its position read from the bottom up (``down=False``: ``search`` itself)
+    or from the top down (``reading``), its answers read back."""
+
+    search: _Search
+    down: bool
+
+    def checked(self, meter: Meter) -> SearchResult | None:
+        """``_Search.checked`` of the position so read, its play read back (``validate_move`` checks
+        it read back: ``GiveUp.REFUSED``); the meter's kept plays stay as the search read them
+        (``back_kept``)."""
+        if not self.down:
+            return self.search.checked(meter)
+        search, flip = self.search, flip_codes(self.search.profile)
+        rack = tuple(flip[t] for t in search.rack)
+        table = flipped(search.table, flip, search.profile)
+        result = solve_dp(rack, table, search.rules, objective=FROM_THE_TOP[search.objective], meter=meter)
+        if result is None or not result.played:
+            return result if result is None else replace(result, table=search.table)
+        played = _read_back(result.played, flip)
+        back = SearchResult(flipped(result.table, flip, search.profile), played, result.proven, result.nodes)
+        if not search.legal(back):
+            meter.fail(GiveUp.REFUSED)
+            return None
+        return back
+
+    def back_kept(self, kept):
+        """A meter's kept plays (score, table, played) read back."""
+        if not self.down:
+            return kept
+        flip, profile = flip_codes(self.search.profile), self.search.profile
+        return [
+            (score, flipped(table, flip, profile), _read_back(played, flip)) for score, table, played in kept
+        ]
+
+
+def _read_back(played: tuple[int, ...], flip: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(sorted(flip[t] for t in played))
 
 
 def _solution(

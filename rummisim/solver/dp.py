@@ -56,6 +56,7 @@ from rummisim.profile import RuleProfile, profile_from_dict
 from rummisim.solver.budget import GiveUp, Meter
 from rummisim.solver.common import (
     OBJECTIVES,
+    SEARCH_OBJECTIVES,
     SearchBudgetSpent,
     SearchResult,
     tile_gain,
@@ -140,7 +141,7 @@ def solve_dp(
     if not rearrange:
         profile = without_rearrange(profile)
     meter = meter or Meter()
-    if objective not in OBJECTIVES or not supported(profile, table, pins=True):
+    if objective not in SEARCH_OBJECTIVES or not supported(profile, table, pins=True):
         meter.fail(GiveUp.SCOPE)
         return None
     rack = tuple(sorted(int(t) for t in rack))

@@ -54,6 +54,7 @@ from rummisim.solver.budget import UNLIMITED, GiveUp, Meter
 from rummisim.solver.common import (
     TILE_WEIGHT,
     SearchBudgetSpent,
+    face_worth,
     tile_gains,
 )
 from rummisim.solver.common import gain as item_gain
@@ -369,8 +370,9 @@ def _chain(parents, actions, best, out):
 def _position_gains(profile: RuleProfile, objective: str) -> np.ndarray:
     """The objective gain of one numbered tile at each run position (shared: never written;
     not flagged read-only, which would compile the kernel a second time)."""
-    geo = run_geometry(profile)
-    return np.array([item_gain(geo.value_at(p + 1), objective) for p in range(geo.top)], dtype=np.int64)
+    geo, values = run_geometry(profile), profile.tileset.values
+    worth = [face_worth(geo.value_at(p + 1), objective, values) for p in range(geo.top)]
+    return np.array([item_gain(v, objective) for v in worth], dtype=np.int64)
 
 
 class Grids(NamedTuple):
@@ -781,9 +783,11 @@ SLACK_TILES = (0, 1, 2)  # rack tiles left over in the pruned passes before the 
 
 
 @lru_cache(maxsize=64)
-def _face_values(profile: RuleProfile) -> np.ndarray:
-    """The value of each numbered tile's code (shared: never written)."""
-    return np.tile(np.arange(1, profile.tileset.values + 1), profile.tileset.colours)
+def _face_values(profile: RuleProfile, objective: str) -> np.ndarray:
+    """What each numbered tile's code scores by (``common.face_worth``; shared: never written)."""
+    values = profile.tileset.values
+    worth = [face_worth(v, objective, values) for v in range(1, values + 1)]
+    return np.tile(np.array(worth, dtype=np.int64), profile.tileset.colours)
 
 
 def _bounds(rack_numbered: np.ndarray, profile: RuleProfile, objective: str) -> list[int]:
@@ -794,7 +798,7 @@ def _bounds(rack_numbered: np.ndarray, profile: RuleProfile, objective: str) -> 
     that are slow to search place the whole rack, so the first floors ask for all but
     ``k`` rack tiles placed (``tiles``), or all the rack's value (``value``)."""
     n = int(rack_numbered.sum())
-    if objective == "tiles":
+    if objective.startswith("tiles"):
         return [TILE_WEIGHT * (n - k) for k in SLACK_TILES if k < n] + [NO_BOUND]
-    total = int(rack_numbered @ _face_values(profile))
+    total = int(rack_numbered @ _face_values(profile, objective))
     return [TILE_WEIGHT * total, NO_BOUND]

@@ -1,0 +1,58 @@
+"""A position read from the top down: each tile of value ``v`` as the same colour's ``V + 1 - v``
+(``flip_codes``), its sets so read (``flipped``), and which way a turn's search reads a position
+(``reads_down``). Pure; no I/O.
+
+Why read from the top down. The DP sweeps the values from 1 up, and its floors (``passes``) drop a
+state once the rack tiles it has passed without placing rule the floor out: they bite only after
+the sweep has passed rack tiles, and the table's tiles, which every state must place, multiply the
+states meanwhile. Read so that the rack's tiles come before the table's, the same search makes
+fewer states. ``reads_down``: where the rack's numbered tiles lie higher than the table's on
+average, from the top down.
+
+Exact either way: the search read from the top down scores each numbered tile by its value before
+the flip (``common.FROM_THE_TOP``), so each of its plays scores what it scores read back, and a play
+is legal read back exactly when it is legal so read (runs, groups, joker faces and the joker rules
+read the same in both directions). Not with wrap (13-1-2 is no run, 2-1-13 read back), nor for an
+opening, whose threshold reads the values.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from rummisim.melds import Meld
+from rummisim.profile import RuleProfile
+
+
+@lru_cache(maxsize=64)
+def flip_codes(profile: RuleProfile) -> tuple[int, ...]:
+    """Each code read from the top down: a tile of value ``v`` as the same colour's ``V + 1 - v``
+    (the joker as itself)."""
+    ts = profile.tileset
+    numbered = [ts.code(ts.colour_of(c), ts.values + 1 - ts.value_of(c)) for c in range(ts.joker)]
+    return tuple(numbered) + tuple(range(ts.joker, ts.n_codes))
+
+
+def flipped(melds, flip: tuple[int, ...], profile: RuleProfile) -> tuple[Meld, ...]:
+    """Valid sets of a profile without wrap, read from the top down (``flip``: ``flip_codes``), in
+    their normal order: a run's tiles reversed (lowest face first again), a group's as they are
+    (colour order)."""
+    ts = profile.tileset
+    out = []
+    for m in melds:
+        tiles, faces = tuple(flip[t] for t in m.tiles), tuple(flip[f] for f in m.faces)
+        if ts.value_of(m.faces[0]) != ts.value_of(m.faces[1]):  # a run (a group's faces share a value)
+            tiles, faces = tiles[::-1], faces[::-1]
+        out.append(Meld(tiles, faces))
+    return tuple(out)
+
+
+def reads_down(rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile) -> bool:
+    """Whether a turn's search reads the position from the top down: where the rack's numbered
+    tiles' mean value is above the table's (see the module docstring)."""
+    ts = profile.tileset
+    rack_values = [ts.value_of(t) for t in rack if t != ts.joker]
+    table_values = [ts.value_of(t) for m in table for t in m.tiles if t != ts.joker]
+    if not rack_values or not table_values:
+        return False
+    return sum(rack_values) * len(table_values) > sum(table_values) * len(rack_values)
