@@ -55,6 +55,7 @@ from rummisim.moves import IllegalMove, validate_move
 from rummisim.profile import RuleProfile, profile_from_dict
 from rummisim.solver.budget import GiveUp, Meter
 from rummisim.solver.common import (
+    FROM_THE_TOP,
     OBJECTIVES,
     SEARCH_OBJECTIVES,
     SearchBudgetSpent,
@@ -74,6 +75,7 @@ from rummisim.solver.passes import (
     _search,
 )
 from rummisim.solver.pins import pin_all, strict_pins
+from rummisim.solver.reading import flip_codes, flipped, reads_down
 from rummisim.solver.tables import (
     _tables,
 )
@@ -317,7 +319,7 @@ def _cored_opening(rack, base, profile, objective, meter) -> _Found | None:
     if not cores:
         return 0, base, ()
     if full is None and len(cores) > FEW_CORES:
-        full = _best_play(rack, base, profile, objective, meter, bound_only=True)
+        full = _best_play_read(rack, base, profile, objective, meter, bound_only=True)
         if full is None:
             return None
         if not isinstance(full, Undecoded) and (not full[2] or _opens_alone(profile, base, rack, full)):
@@ -347,7 +349,7 @@ def _cored_opening(rack, base, profile, objective, meter) -> _Found | None:
             continue
         g = sum(gains[t] for t in used)
         floor = best[0] + 1 - g if best[2] else None
-        sub = _best_play(tuple(rest), base, profile, objective, meter, floor) if rest else (0, base, ())
+        sub = _best_play_read(tuple(rest), base, profile, objective, meter, floor) if rest else (0, base, ())
         if sub is None:
             return None
         score = g + (sum(gains[t] for t in sub[2]) if sub[2] else 0)
@@ -356,6 +358,59 @@ def _cored_opening(rack, base, profile, objective, meter) -> _Found | None:
         best = (score, sub[1] + tuple(s.meld for s in core), tuple(sorted(used + list(sub[2]))))
         meter.keep(best)
     return best
+
+
+@overload
+def _best_play_read(
+    rack,
+    table,
+    profile,
+    objective,
+    meter: Meter,
+    floor: int | None = None,
+    bound_only: Literal[False] = False,
+) -> _Found | None: ...
+
+
+@overload
+def _best_play_read(
+    rack, table, profile, objective, meter: Meter, floor: int | None = None, *, bound_only: bool
+) -> _Found | Undecoded | None: ...
+
+
+def _best_play_read(
+    rack, table, profile, objective, meter: Meter, floor: int | None = None, bound_only: bool = False
+) -> _Found | Undecoded | None:
+    """``_best_play`` of (the rest of) an opening's rack on the table, read from the top down where
+    it lies higher than the table (``reading``; ``SearchOptions.rack_first``, not with wrap), its
+    play and the plays the meter kept on the way read back. A turn-mode play, so either reading
+    scores it the same (0.3.23: ``polish-40``'s openings of 8 million states in games without a
+    budget make 4.4 million)."""
+    if profile.wrap or not table or not meter.options.rack_first or not reads_down(rack, table, profile):
+        return _best_play(rack, table, profile, objective, meter, floor, bound_only=bound_only)
+    flip = flip_codes(profile)
+    before = list(meter.kept)
+    down = tuple(sorted(flip[t] for t in rack))
+    found = _best_play(
+        down,
+        flipped(table, flip, profile),
+        profile,
+        FROM_THE_TOP[objective],
+        meter,
+        floor,
+        bound_only=bound_only,
+    )
+    meter.kept[:] = [k if k in before else _read_back(k, flip, profile) for k in meter.kept]
+    if found is None or isinstance(found, Undecoded):
+        return found
+    if not found[2]:
+        return found[0], table, ()
+    return _read_back(found, flip, profile)
+
+
+def _read_back(found: _Found, flip: tuple[int, ...], profile: RuleProfile) -> _Found:
+    """A play found read from the top down, read back (its score is the same)."""
+    return found[0], flipped(found[1], flip, profile), tuple(sorted(flip[t] for t in found[2]))
 
 
 def _opens_alone(profile, base, rack, full: _Found) -> bool:
