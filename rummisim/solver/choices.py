@@ -11,6 +11,7 @@ host. ``jokers._solve_rack`` runs the search. Pure; no I/O.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -195,8 +196,15 @@ def _first_legal(results, full_rack, table, profile) -> tuple[_Found | None, lis
 def _legal(profile, table, full_rack, found: _Found) -> bool:
     """Whether a play the DP found keeps the table's joker rules. A play of the whole rack
     under a discard pile counts as legal here: the keep-back is ``_best_play``'s job (it then
-    searches the rack less one tile), not a reason to look for other joker hosts."""
-    return is_legal(profile, table, full_rack, found[1], found[2], opened=True, waive=("must_keep_discard",))
+    searches the rack less one tile), not a reason to look for other joker hosts. Remembered: a
+    joker choice's bound is checked where it is found and again where the choices are settled
+    (``polish-40`` greedy #94: 56 checks of 29 plays)."""
+    return _legal_play(profile, table, full_rack, found[1], found[2])
+
+
+@lru_cache(maxsize=1024)
+def _legal_play(profile, table, full_rack, new_table, played) -> bool:
+    return is_legal(profile, table, full_rack, new_table, played, opened=True, waive=("must_keep_discard",))
 
 
 def _with_host(
