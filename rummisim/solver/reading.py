@@ -37,22 +37,35 @@ def flipped(melds, flip: tuple[int, ...], profile: RuleProfile) -> tuple[Meld, .
     """Valid sets of a profile without wrap, read from the top down (``flip``: ``flip_codes``), in
     their normal order: a run's tiles reversed (lowest face first again), a group's as they are
     (colour order)."""
-    ts = profile.tileset
-    out = []
-    for m in melds:
-        tiles, faces = tuple(flip[t] for t in m.tiles), tuple(flip[f] for f in m.faces)
-        if ts.value_of(m.faces[0]) != ts.value_of(m.faces[1]):  # a run (a group's faces share a value)
-            tiles, faces = tiles[::-1], faces[::-1]
-        out.append(Meld(tiles, faces))
-    return tuple(out)
+    return tuple(_flipped_meld(m, profile) for m in melds)
+
+
+@lru_cache(maxsize=1 << 14)
+def _flipped_meld(meld: Meld, profile: RuleProfile) -> Meld:
+    """One set of ``flipped``, remembered (a table's sets come back search after search)."""
+    flip, ts = flip_codes(profile), profile.tileset
+    tiles, faces = tuple(flip[t] for t in meld.tiles), tuple(flip[f] for f in meld.faces)
+    if ts.value_of(meld.faces[0]) != ts.value_of(meld.faces[1]):  # a run (a group's faces share a value)
+        tiles, faces = tiles[::-1], faces[::-1]
+    return Meld(tiles, faces)
 
 
 def reads_down(rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile) -> bool:
     """Whether a turn's search reads the position from the top down: where the rack's numbered
     tiles' mean value is above the table's (see the module docstring)."""
-    ts = profile.tileset
-    rack_values = [ts.value_of(t) for t in rack if t != ts.joker]
-    table_values = [ts.value_of(t) for m in table for t in m.tiles if t != ts.joker]
-    if not rack_values or not table_values:
+    values, joker = _values(profile), profile.tileset.joker
+    rack_numbered = len(rack) - rack.count(joker)
+    table_sum = table_numbered = 0
+    for m in table:
+        table_sum += sum(map(values.__getitem__, m.tiles))
+        table_numbered += len(m.tiles) - m.tiles.count(joker)
+    if not rack_numbered or not table_numbered:
         return False
-    return sum(rack_values) * len(table_values) > sum(table_values) * len(rack_values)
+    return sum(map(values.__getitem__, rack)) * table_numbered > table_sum * rack_numbered
+
+
+@lru_cache(maxsize=64)
+def _values(profile: RuleProfile) -> tuple[int, ...]:
+    """Each code's face value, the joker's 0."""
+    ts = profile.tileset
+    return tuple(ts.value_of(c) for c in range(ts.joker)) + (0,) * (ts.n_codes - ts.joker)
