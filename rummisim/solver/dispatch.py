@@ -156,10 +156,11 @@ def solve(
     # under ``turn.rearrange: false``
     rules = profile if rearrange else without_rearrange(profile)
     search = _Search(rack, table, profile, rules, initial, objective)
-    # a turn read from the top down where the rack lies higher than the table (``reading``); without
-    # a budget, where the exact search gives up, the position read the other way
+    # a turn read from the top down where the rack lies higher than the table (``reading``; not
+    # without rearrangement, whose pinned sets leave the DP too few states to pay for the flip);
+    # without a budget, where the exact search gives up, the position read the other way
     turn = not initial and not profile.wrap
-    down = turn and options.rack_first and reads_down(rack, table, profile)
+    down = turn and rules.turn.rearrange and options.rack_first and reads_down(rack, table, profile)
     lead = _Reading(search, down)
     retry = budget is None and exact and turn and options.mirror_give_ups
     other = _Reading(search, not down) if retry else None

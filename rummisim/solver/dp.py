@@ -382,11 +382,13 @@ def _best_play_read(
     rack, table, profile, objective, meter: Meter, floor: int | None = None, bound_only: bool = False
 ) -> _Found | Undecoded | None:
     """``_best_play`` of (the rest of) an opening's rack on the table, read from the top down where
-    it lies higher than the table (``reading``; ``SearchOptions.rack_first``, not with wrap), its
+    it lies higher than the table (``reading``; ``SearchOptions.rack_first``, not with wrap nor
+    without rearrangement, as ``dispatch.solve``), its
     play and the plays the meter kept on the way read back. A turn-mode play, so either reading
     scores it the same (0.3.23: ``polish-40``'s openings of 8 million states in games without a
     budget make 4.4 million)."""
-    if profile.wrap or not table or not meter.options.rack_first or not reads_down(rack, table, profile):
+    read_up = profile.wrap or not table or not profile.turn.rearrange or not meter.options.rack_first
+    if read_up or not reads_down(rack, table, profile):
         return _best_play(rack, table, profile, objective, meter, floor, bound_only=bound_only)
     flip = flip_codes(profile)
     before = list(meter.kept)
