@@ -11,7 +11,7 @@ from rummisim import load_profile, parse_table, parse_tiles
 from rummisim.melds import make_meld
 from rummisim.moves import validate_move
 from rummisim.solver import solve
-from rummisim.solver.reading import flip_codes, flipped, reads_down
+from rummisim.solver.reading import flip_codes, flip_sets, reads_down
 
 
 @settings(derandomize=True, deadline=None, database=None, max_examples=80,
@@ -35,17 +35,17 @@ def test_either_reading_finds_the_same_score(pos):
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])  # fmt: skip
 @given(pos=positions())
 def test_sets_read_from_the_top_are_the_normal_sets(pos):
-    """``flipped`` builds what ``make_meld`` builds from the flipped tiles, and reading twice is
+    """``flip_sets`` builds what ``make_meld`` builds from the flipped tiles, and reading twice is
     reading not at all (the profiles without wrap)."""
     profile = pos.profile
     if profile.wrap:
         return
     flip = flip_codes(profile)
-    down = flipped(pos.table, flip, profile)
+    down = flip_sets(pos.table, profile)
     assert down == tuple(
         make_meld([flip[t] for t in m.tiles], [flip[f] for f in m.faces], profile) for m in pos.table
     )
-    assert flipped(down, flip, profile) == tuple(pos.table)
+    assert flip_sets(down, profile) == tuple(pos.table)
 
 
 BIG_TABLE = (

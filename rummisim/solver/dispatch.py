@@ -64,7 +64,7 @@ from rummisim.solver.budget import (
 from rummisim.solver.common import FROM_THE_TOP, OBJECTIVES, SearchResult, is_legal, tile_gain
 from rummisim.solver.dp import encodable, solve_dp, solve_dp_beam, solve_dp_opening, without_rearrange
 from rummisim.solver.milp import solve_milp
-from rummisim.solver.reading import flip_codes, flipped, reads_down
+from rummisim.solver.reading import flip_play, flip_sets, flip_tiles, reads_down
 from rummisim.tiles import format_tiles, parse_tiles
 
 
@@ -386,14 +386,13 @@ class _Reading:
         (``back_kept``)."""
         if not self.down:
             return self.search.checked(meter)
-        search, flip = self.search, flip_codes(self.search.profile)
-        rack = tuple(flip[t] for t in search.rack)
-        table = flipped(search.table, flip, search.profile)
+        search, profile = self.search, self.search.profile
+        rack, table = flip_tiles(search.rack, profile), flip_sets(search.table, profile)
         result = solve_dp(rack, table, search.rules, objective=FROM_THE_TOP[search.objective], meter=meter)
         if result is None or not result.played:
             return result if result is None else replace(result, table=search.table)
-        played = _read_back(result.played, flip)
-        back = SearchResult(flipped(result.table, flip, search.profile), played, result.proven, result.nodes)
+        played = flip_tiles(result.played, profile)
+        back = SearchResult(flip_sets(result.table, profile), played, result.proven, result.nodes)
         if not search.legal(back):
             meter.fail(GiveUp.REFUSED)
             return None
@@ -403,14 +402,7 @@ class _Reading:
         """A meter's kept plays (score, table, played) read back."""
         if not self.down:
             return kept
-        flip, profile = flip_codes(self.search.profile), self.search.profile
-        return [
-            (score, flipped(table, flip, profile), _read_back(played, flip)) for score, table, played in kept
-        ]
-
-
-def _read_back(played: tuple[int, ...], flip: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(sorted(flip[t] for t in played))
+        return [flip_play(found, self.search.profile) for found in kept]
 
 
 def _solution(

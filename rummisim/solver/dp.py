@@ -75,7 +75,7 @@ from rummisim.solver.passes import (
     _search,
 )
 from rummisim.solver.pins import pin_all, strict_pins
-from rummisim.solver.reading import flip_codes, flipped, reads_down
+from rummisim.solver.reading import flip_play, flip_sets, flip_tiles, reads_down
 from rummisim.solver.tables import (
     _tables,
 )
@@ -390,29 +390,17 @@ def _best_play_read(
     read_up = profile.wrap or not table or not profile.turn.rearrange or not meter.options.rack_first
     if read_up or not reads_down(rack, table, profile):
         return _best_play(rack, table, profile, objective, meter, floor, bound_only=bound_only)
-    flip = flip_codes(profile)
     before = list(meter.kept)
-    down = tuple(sorted(flip[t] for t in rack))
     found = _best_play(
-        down,
-        flipped(table, flip, profile),
-        profile,
-        FROM_THE_TOP[objective],
-        meter,
-        floor,
+        flip_tiles(rack, profile), flip_sets(table, profile), profile, FROM_THE_TOP[objective], meter, floor,
         bound_only=bound_only,
-    )
-    meter.kept[:] = [k if k in before else _read_back(k, flip, profile) for k in meter.kept]
+    )  # fmt: skip
+    meter.kept[:] = [k if k in before else flip_play(k, profile) for k in meter.kept]
     if found is None or isinstance(found, Undecoded):
         return found
     if not found[2]:
         return found[0], table, ()
-    return _read_back(found, flip, profile)
-
-
-def _read_back(found: _Found, flip: tuple[int, ...], profile: RuleProfile) -> _Found:
-    """A play found read from the top down, read back (its score is the same)."""
-    return found[0], flipped(found[1], flip, profile), tuple(sorted(flip[t] for t in found[2]))
+    return flip_play(found, profile)
 
 
 def _opens_alone(profile, base, rack, full: _Found) -> bool:

@@ -1,6 +1,6 @@
 """A position read from the top down: each tile of value ``v`` as the same colour's ``V + 1 - v``
-(``flip_codes``), its sets so read (``flipped``), and which way a turn's search reads a position
-(``reads_down``). Pure; no I/O.
+(``flip_codes``, ``flip_tiles``), its sets and plays so read (``flip_sets``, ``flip_play``), and
+which way a turn's search reads a position (``reads_down``). Pure; no I/O.
 
 Why read from the top down. The DP sweeps the values from 1 up, and its floors (``passes``) drop a
 state once the rack tiles it has passed without placing rule the floor out: they bite only after
@@ -34,21 +34,32 @@ def flip_codes(profile: RuleProfile) -> tuple[int, ...]:
     return tuple(numbered) + tuple(range(ts.joker, ts.n_codes))
 
 
-def flipped(melds, flip: tuple[int, ...], profile: RuleProfile) -> tuple[Meld, ...]:
-    """Valid sets of a profile without wrap, read from the top down (``flip``: ``flip_codes``), in
-    their normal order: a run's tiles reversed (lowest face first again), a group's as they are
-    (colour order)."""
+def flip_tiles(tiles, profile: RuleProfile) -> tuple[int, ...]:
+    """Tiles read the other way (``flip_codes``, its own inverse: it also reads them back), sorted."""
+    flip = flip_codes(profile)
+    return tuple(sorted(flip[t] for t in tiles))
+
+
+def flip_sets(melds, profile: RuleProfile) -> tuple[Meld, ...]:
+    """Valid sets of a profile without wrap, read the other way, in their normal order: a run's
+    tiles reversed (lowest face first again), a group's as they are (colour order)."""
     return tuple(_flipped_meld(m, profile) for m in melds)
 
 
 @lru_cache(maxsize=1 << 14)
 def _flipped_meld(meld: Meld, profile: RuleProfile) -> Meld:
-    """One set of ``flipped``, remembered (a table's sets come back search after search)."""
+    """One set of ``flip_sets``, remembered (a table's sets come back search after search)."""
     flip, ts = flip_codes(profile), profile.tileset
     tiles, faces = tuple(flip[t] for t in meld.tiles), tuple(flip[f] for f in meld.faces)
     if ts.value_of(meld.faces[0]) != ts.value_of(meld.faces[1]):  # a run (a group's faces share a value)
         tiles, faces = tiles[::-1], faces[::-1]
     return Meld(tiles, faces)
+
+
+def flip_play(found: tuple[int, tuple[Meld, ...], tuple[int, ...]], profile: RuleProfile):
+    """A play (score, table, played) read the other way; read from the top down, it is read back
+    (the score stays: ``common.FROM_THE_TOP``)."""
+    return found[0], flip_sets(found[1], profile), flip_tiles(found[2], profile)
 
 
 def reads_down(rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile) -> bool:
