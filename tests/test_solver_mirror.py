@@ -4,11 +4,14 @@ the pass from the bottom up carries every table of the values below it before it
 the pass from the top down stops at that tile. The plays still come from the pass from the bottom
 up: the same play, table and method with and without it, in fewer states where it refutes.
 
-Where the exact search of a turn gives up without a budget, the whole position read from the top
-down is searched (``SearchOptions.mirror_give_ups``, ``dispatch._whole_rack_from_the_top``): its play
-of the whole rack, read back, is the best play. The first search runs with lower limits of the tracked
-host passes (``SearchOptions.first_tracked_states``, ``first_tracked_call``); where they bind and the
-position read from the top down does not settle it, the search runs again with the full ones."""
+Where the exact search of a turn gives up without a budget, the whole position read the other way
+is searched (``SearchOptions.mirror_give_ups``, ``dispatch._settled``): its play, read back, is the
+best play (since 0.3.23 any play, its tiles scored by their values before the flip; the whole rack
+before). The first search runs with lower limits of the tracked host passes
+(``SearchOptions.first_tracked_states``, ``first_tracked_call``); where they bind and the position read
+the other way does not settle it, the search runs again with the full ones. The tests of one of
+these mechanisms on a position read it from the bottom up (``OFF``, ``NO_RETRY``,
+``helpers.BOTTOM_UP``), as every search did before 0.3.23."""
 
 from __future__ import annotations
 
