@@ -51,12 +51,7 @@ from rummisim.melds import Meld
 from rummisim.profile import RuleProfile
 from rummisim.solver.backward import Edges, build_future, pass_edges
 from rummisim.solver.budget import UNLIMITED, GiveUp, Meter
-from rummisim.solver.common import (
-    TILE_WEIGHT,
-    SearchBudgetSpent,
-    face_worth,
-    tile_gains,
-)
+from rummisim.solver.common import TILE_WEIGHT, SearchBudgetSpent, face_worth, tile_gains
 from rummisim.solver.common import gain as item_gain
 from rummisim.solver.decode import (
     build_table,
