@@ -171,6 +171,9 @@ class Meter:
         # the host listings' passes that found nothing at their floor (``replayed``): their inputs
         # (``passes._best_or_bound``), the states they made
         self.refuted: dict[tuple, int] = {}
+        # ``validate_move``'s verdicts on the joker choices' plays (``choices._legal``): a choice's
+        # play is checked where it is found and again where the choices are settled
+        self.verdicts: dict[tuple, bool] = {}
 
     def fail(self, why: GiveUp) -> None:
         """Record why a part of the search gives up (its answer: None)."""

@@ -11,7 +11,6 @@ host. ``jokers._solve_rack`` runs the search. Pure; no I/O.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -156,7 +155,7 @@ def _whole_rack(rack, profile: RuleProfile, objective: str) -> int:
     return sum(gains[t] for t in rack)
 
 
-def _legal_above(found, above: int, profile, table, full_rack) -> bool:
+def _legal_above(found, above: int, profile, table, full_rack, meter: Meter | None = None) -> bool:
     """Whether a joker choice's bound is a legal play that reaches ``above`` (0.3.9). The choices
     after it then search above it only (their plays below it do not matter), and one that plays
     the whole rack settles the search: under ``reuse: new_set``, which has no whole-rack-first
@@ -164,7 +163,7 @@ def _legal_above(found, above: int, profile, table, full_rack) -> bool:
     every joker, had placed the whole rack."""
     if isinstance(found, Undecoded) or not found[2] or found[0] < above:
         return False
-    return _legal(profile, table, full_rack, found)
+    return _legal(profile, table, full_rack, found, meter)
 
 
 def _bound(results, undecoded, rack, full_rack, table, profile, meter) -> _Found | Undecoded:
@@ -172,39 +171,46 @@ def _bound(results, undecoded, rack, full_rack, table, profile, meter) -> _Found
     best play where it is legal, else the best bound (``Undecoded``); the best legal play on the
     way is kept (``Meter.keep``: a search cut short by its budget answers it)."""
     bound = results[0][0][0] if undecoded is None else max(results[0][0][0], undecoded)
-    best, _ = _first_legal(results, full_rack, table, profile)
+    best, _ = _first_legal(results, full_rack, table, profile, meter)
     if best is None:
         return Undecoded(bound)
     meter.keep(best)
     return best if best[0] >= bound else Undecoded(bound)
 
 
-def _first_legal(results, full_rack, table, profile) -> tuple[_Found | None, list]:
+def _first_legal(
+    results, full_rack, table, profile, meter: Meter | None = None
+) -> tuple[_Found | None, list]:
     """The first of the joker choices' results (best first) that is a legal play, or no play
     (the table as it is), else None; and the choices before it whose play ``validate_move``
     refuses or whose steps did not decode (``passes.Undecoded``)."""
     pending = []
     for result in results:
         found = result[0]
-        if isinstance(found, Undecoded) or (found[2] and not _legal(profile, table, full_rack, found)):
+        if isinstance(found, Undecoded) or (found[2] and not _legal(profile, table, full_rack, found, meter)):
             pending.append(result)
             continue
         return (found if found[2] else (found[0], table, ())), pending
     return None, pending
 
 
-def _legal(profile, table, full_rack, found: _Found) -> bool:
+def _legal(profile, table, full_rack, found: _Found, meter: Meter | None = None) -> bool:
     """Whether a play the DP found keeps the table's joker rules. A play of the whole rack
     under a discard pile counts as legal here: the keep-back is ``_best_play``'s job (it then
-    searches the rack less one tile), not a reason to look for other joker hosts. Remembered: a
-    joker choice's bound is checked where it is found and again where the choices are settled
-    (``polish-40`` greedy #94: 56 checks of 29 plays)."""
-    return _legal_play(profile, table, full_rack, found[1], found[2])
+    searches the rack less one tile), not a reason to look for other joker hosts. With ``meter``,
+    the verdict is remembered for the rest of its search (``Meter.verdicts``: ``polish-40`` greedy
+    #94 checks 29 plays, 56 times without it)."""
+    if meter is None:
+        return _checked(profile, table, full_rack, found)
+    key = (table, full_rack, found[1], found[2])
+    verdict = meter.verdicts.get(key)
+    if verdict is None:
+        verdict = meter.verdicts[key] = _checked(profile, table, full_rack, found)
+    return verdict
 
 
-@lru_cache(maxsize=1024)
-def _legal_play(profile, table, full_rack, new_table, played) -> bool:
-    return is_legal(profile, table, full_rack, new_table, played, opened=True, waive=("must_keep_discard",))
+def _checked(profile, table, full_rack, found: _Found) -> bool:
+    return is_legal(profile, table, full_rack, found[1], found[2], opened=True, waive=("must_keep_discard",))
 
 
 def _with_host(

@@ -245,7 +245,7 @@ def _search_choices(
                 if found is None:
                     return None
                 known[i] = found
-                if _legal_above(found, above, profile, table, full_rack):
+                if _legal_above(found, above, profile, table, full_rack, meter):
                     if found[0] >= whole:
                         meter.keep(found)
                         return found  # no play beats a legal play of the whole rack
@@ -302,7 +302,7 @@ def _settle_whole(rack, full_rack, table, profile, objective, result, meter: Met
     found, virtual, forced, pinned = result
     if isinstance(found, Undecoded):
         return None
-    if _legal(profile, table, full_rack, found):
+    if _legal(profile, table, full_rack, found, meter):
         return found if len(found[2]) == len(rack) else None
     args = (rack, full_rack, table, profile, objective, virtual, forced)
     found = _try_guided(*args, found, True, meter, pinned)
@@ -338,7 +338,7 @@ def _settle(
     free none and did not decode (under ``Meter.settle``): the answer is proven only where a
     legal play reaches it. ``guided``: (kept faces, forced tiles) of the choices whose ``_guided``
     already came to nothing (``_settle_whole``), not tried again."""
-    best, pending = _first_legal(results, full_rack, table, profile)
+    best, pending = _first_legal(results, full_rack, table, profile, meter)
     if best is not None:
         meter.keep(best)
     # choices freeing one joker first: their plays may settle those that free several
