@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from rummisim import load_profile, parse_table, parse_tiles
 from rummisim.contract import Discard, Draw, OutOfBudget, Pass, Phase, Play, TurnView
@@ -17,10 +18,10 @@ BOTTOM_UP = SearchOptions(rack_first=False)
 
 # ... with its first search at the full limits of the tracked host passes
 # (``SearchOptions.first_tracked_states``): for tests of what those passes do within them
-FULL_FIRST = SearchOptions(
-    rack_first=False,
-    first_tracked_states=SearchOptions().max_tracked_states,
-    first_tracked_call=SearchOptions().max_tracked_call,
+FULL_FIRST = replace(
+    BOTTOM_UP,
+    first_tracked_states=BOTTOM_UP.max_tracked_states,
+    first_tracked_call=BOTTOM_UP.max_tracked_call,
 )
 
 # A ``polish-40`` game table (4 jokers): K9-K13 keeps two jokers, K4-K8 one, and the DP's run

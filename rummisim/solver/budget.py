@@ -108,9 +108,10 @@ class SearchOptions:
     (``TrackedLimitReached``) instead of leaving the choice to the host listing or another
     arrangement: the first search sets it, which then costs no more than the states before its limits
     (0.3.21: a `standard` search whose first tracked pass stopped there went on to list host sets,
-    1.9 million states where the full search made 341,431). ``rack_first``: a turn's search (not an
-    opening's, nor with wrap) reads the position from the top down where the rack's tiles lie higher
-    than the table's (``solver.reading``, 0.3.23)."""
+    1.9 million states where the full search made 341,431). ``rack_first``: a turn-mode search (a
+    turn's, or an opening's rest of the rack on the table; not with wrap nor without rearrangement) reads the
+    position from the top down where the rack's tiles lie higher than the table's
+    (``reading.rack_first``, 0.3.23)."""
 
     max_host_solves: int = 100
     max_host_states: int = 1 << 18

@@ -11,11 +11,10 @@ from rummisim.moves import IllegalMove, validate_move
 from rummisim.profile import RuleProfile
 
 OBJECTIVES = ("tiles", "value")
-# the DP's search of a position read from the top down (``dispatch``: a tile of value ``v`` as one of
+# the DP's search of a position read from the top down (``reading``: a tile of value ``v`` as one of
 # ``V + 1 - v``) scores each numbered tile by its value before the flip, so each of its plays scores
 # what the play read back scores: these objectives, internal to the solver, say so
 FROM_THE_TOP = {"tiles": "tiles from the top", "value": "value from the top"}
-SEARCH_OBJECTIVES = OBJECTIVES + tuple(FROM_THE_TOP.values())
 TILE_WEIGHT = 1000  # objective weight that makes the primary criterion dominate (values < 1000)
 HOST_RACK_ITEMS = 2  # reuse: two_rack_tiles: rack items beside a freed joker, however many it holds
 

@@ -61,10 +61,10 @@ from rummisim.solver.budget import (
     SearchOptions,
     TrackedLimitReached,
 )
-from rummisim.solver.common import FROM_THE_TOP, OBJECTIVES, SearchResult, is_legal, tile_gain
+from rummisim.solver.common import OBJECTIVES, SearchResult, is_legal, tile_gain
 from rummisim.solver.dp import encodable, solve_dp, solve_dp_beam, solve_dp_opening, without_rearrange
 from rummisim.solver.milp import solve_milp
-from rummisim.solver.reading import flip_play, flip_sets, flip_tiles, reads_down
+from rummisim.solver.reading import rack_first
 from rummisim.tiles import format_tiles, parse_tiles
 
 
@@ -156,51 +156,45 @@ def solve(
     # under ``turn.rearrange: false``
     rules = profile if rearrange else without_rearrange(profile)
     search = _Search(rack, table, profile, rules, initial, objective)
-    # a turn read from the top down where the rack lies higher than the table (``reading``; not
-    # without rearrangement, whose pinned sets leave the DP too few states to pay for the flip);
-    # without a budget, where the exact search gives up, the position read the other way
-    turn = not initial and not profile.wrap
-    down = turn and rules.turn.rearrange and options.rack_first and reads_down(rack, table, profile)
-    lead = _Reading(search, down)
-    retry = budget is None and exact and turn and options.mirror_give_ups
-    other = _Reading(search, not down) if retry else None
+    # a turn read from the top down where the rack lies higher than the table (``reading``); without
+    # a budget, where the exact search gives up, the position read the other way
+    down = not initial and rack_first(rack, table, rules, options)
+    retry = budget is None and exact and not initial and options.mirror_give_ups and not profile.wrap
     first = _first_limits(options) if retry else options
     meter = Meter(exact_share, settle=True, quick=not exact, options=first)
     ended = False  # the first search ended at its lower tracked limits (``_first_limits``)
     try:
-        result = lead.checked(meter)
+        result = search.checked(meter, down)
     except TrackedLimitReached:
         result, ended = None, True
     except SearchBudgetSpent:
         assert budget is not None  # the meter runs out only under a budget
-        kept = lead.back_kept(meter.kept)
-        cut = search.beam(budget - meter.spent, meter.spent, kept, "beam")
-        return cut or search.best(search.nothing, kept, meter.spent, "none")
-    if other is not None and ended:
+        cut = search.beam(budget - meter.spent, meter.spent, meter.kept, "beam")
+        return cut or search.best(search.nothing, meter.kept, meter.spent, "none")
+    if retry and ended:
         # read the other way within the same limits and at most as many states, then the search
         # again with the full limits
-        settled = _settled(other, first, meter, share=True)
+        settled = _settled(search, not down, first, meter, share=True)
         if settled is not None:
             return settled
         spent, meter = meter.spent, Meter(None, settle=True, options=options)
         meter.spend(spent)
-        result = lead.checked(meter)
-    if other is not None and (result is None or meter.cut):
+        result = search.checked(meter, down)
+    if retry and (result is None or meter.cut):
         # a search that gave up with the full search's passes: read the other way with the full limits
-        settled = _settled(other, options, meter)
+        settled = _settled(search, not down, options, meter)
         if settled is not None:
             return settled
-    kept = lead.back_kept(meter.kept)
     if result is not None and not meter.cut:
         return _solution(result, profile, proven=True, nodes=meter.spent, method="dp")
     if result is not None or not exact:
         # past the joker-host limits: the best legal play of the joker choices it did settle
-        return search.best(result or search.nothing, kept, meter.spent, "cut", meter.why)
+        return search.best(result or search.nothing, meter.kept, meter.spent, "cut", meter.why)
     # the exact search gave up (``meter.why``): the best play of one bounded beam pass
     why = meter.why
     left = GIVE_UP_STATES if budget is None else min(GIVE_UP_STATES, budget - meter.spent)
-    cut = search.beam(left, meter.spent, kept, "cut", why) if left > 0 else None
-    cut = cut or search.best(search.nothing, kept, meter.spent, "cut", why)
+    cut = search.beam(left, meter.spent, meter.kept, "cut", why) if left > 0 else None
+    cut = cut or search.best(search.nothing, meter.kept, meter.spent, "cut", why)
     joker = profile.tileset.joker
     if why is GiveUp.DECODE and joker in rack:
         # the decoding could not place every joker the DP counted as played: the best play that
@@ -218,23 +212,25 @@ def solve(
     return cut
 
 
-def _settled(reading: _Reading, options: SearchOptions, meter: Meter, share: bool = False) -> Solution | None:
+def _settled(
+    search: _Search, down: bool, options: SearchOptions, meter: Meter, share: bool = False
+) -> Solution | None:
     """Where a turn's exact search without a budget gave up (or ended at its first limits): the same
-    search of the position read the other way (``reading``), whose passes carry other states and
-    often settle where these did not (``guide-strict-joker`` trickle-jokers #99: 36,312 states from
-    the top down, where the search from the bottom up gave up after 1,760,020). Its play, read back,
-    as proven; else None (it gave up too). Its states are charged to ``meter`` (the search's so
-    far), and with ``share`` it may make at most as many as ``meter`` holds; where it gives up it
-    gets no bounded search."""
+    search of the position read the other way (``down``: from the top down), whose passes carry
+    other states and often settle where these did not (``guide-strict-joker`` trickle-jokers #99:
+    36,312 states from the top down, where the search from the bottom up gave up after 1,760,020).
+    Its play, read back, as proven; else None (it gave up too). Its states are charged to ``meter``
+    (the search's so far), and with ``share`` it may make at most as many as ``meter`` holds; where
+    it gives up it gets no bounded search."""
     own = Meter(meter.spent if share else None, settle=True, options=options)
     try:
-        found = reading.checked(own)
+        found = search.checked(own, down)
     except (TrackedLimitReached, SearchBudgetSpent):
         found = None
     meter.spend(own.spent)
     if found is None or own.cut:
         return None
-    return _solution(found, reading.search.profile, proven=True, nodes=meter.spent, method="dp")
+    return _solution(found, search.profile, proven=True, nodes=meter.spent, method="dp")
 
 
 def _first_limits(options: SearchOptions) -> SearchOptions:
@@ -301,11 +297,18 @@ class _Search:
     initial: bool
     objective: str
 
-    def checked(self, meter: Meter) -> SearchResult | None:
-        """The exact DP (``solve_dp_opening`` or ``solve_dp``) charged to ``meter``; None where its
-        play fails ``validate_move`` (``GiveUp.REFUSED``)."""
-        search = solve_dp_opening if self.initial else solve_dp
-        result = search(self.rack, self.table, self.rules, objective=self.objective, meter=meter)
+    def checked(self, meter: Meter, down: bool = False) -> SearchResult | None:
+        """The exact DP (``solve_dp_opening`` or ``solve_dp``, with ``down`` a turn's position read
+        from the top down, its play read back) charged to ``meter``; None where its play fails
+        ``validate_move`` (``GiveUp.REFUSED``)."""
+        if self.initial:
+            result = solve_dp_opening(
+                self.rack, self.table, self.rules, objective=self.objective, meter=meter
+            )
+        else:
+            result = solve_dp(
+                self.rack, self.table, self.rules, objective=self.objective, meter=meter, down=down
+            )
         if result is not None and result.played and not self.legal(result):
             meter.fail(GiveUp.REFUSED)
             return None
@@ -370,39 +373,6 @@ class _Search:
                     if self.legal(both):
                         beam = both
         return self.best(beam, kept, nodes, method, why)
-
-
-@dataclass(frozen=True)
-class _Reading:
-    """A turn's search of its position read from the bottom up (``down=False``: ``search`` itself)
-    or from the top down (``reading``), its answers read back."""
-
-    search: _Search
-    down: bool
-
-    def checked(self, meter: Meter) -> SearchResult | None:
-        """``_Search.checked`` of the position so read, its play read back (``validate_move`` checks
-        it read back: ``GiveUp.REFUSED``); the meter's kept plays stay as the search read them
-        (``back_kept``)."""
-        if not self.down:
-            return self.search.checked(meter)
-        search, profile = self.search, self.search.profile
-        rack, table = flip_tiles(search.rack, profile), flip_sets(search.table, profile)
-        result = solve_dp(rack, table, search.rules, objective=FROM_THE_TOP[search.objective], meter=meter)
-        if result is None or not result.played:
-            return result if result is None else replace(result, table=search.table)
-        played = flip_tiles(result.played, profile)
-        back = SearchResult(flip_sets(result.table, profile), played, result.proven, result.nodes)
-        if not search.legal(back):
-            meter.fail(GiveUp.REFUSED)
-            return None
-        return back
-
-    def back_kept(self, kept):
-        """A meter's kept plays (score, table, played) read back."""
-        if not self.down:
-            return kept
-        return [flip_play(found, self.search.profile) for found in kept]
 
 
 def _solution(

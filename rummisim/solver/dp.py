@@ -57,7 +57,6 @@ from rummisim.solver.budget import GiveUp, Meter
 from rummisim.solver.common import (
     FROM_THE_TOP,
     OBJECTIVES,
-    SEARCH_OBJECTIVES,
     SearchBudgetSpent,
     SearchResult,
     tile_gain,
@@ -75,7 +74,7 @@ from rummisim.solver.passes import (
     _search,
 )
 from rummisim.solver.pins import pin_all, strict_pins
-from rummisim.solver.reading import flip_play, flip_sets, flip_tiles, reads_down
+from rummisim.solver.reading import flip_play, flip_sets, flip_tiles, rack_first
 from rummisim.solver.tables import (
     _tables,
 )
@@ -134,25 +133,28 @@ def solve_dp(
     objective: str,
     meter: Meter | None = None,
     rearrange: bool = True,
+    down: bool = False,
 ) -> SearchResult | None:
     """Best turn-mode play (the player has opened), or ``None`` when the position is outside
     what the DP handles (see the module docstring). ``rearrange=False`` (or the profile's
     ``turn.rearrange: false``): only new sets from the rack and rack tiles added to table sets
-    (every table set pinned). The states are charged to ``meter``; past its budget,
-    ``SearchBudgetSpent``."""
+    (every table set pinned). ``down``: the position read from the top down (``reading``), the play
+    read back. The states are charged to ``meter``; past its budget, ``SearchBudgetSpent``."""
     if not rearrange:
         profile = without_rearrange(profile)
     meter = meter or Meter()
-    if objective not in SEARCH_OBJECTIVES or not supported(profile, table, pins=True):
+    if objective not in OBJECTIVES or not supported(profile, table, pins=True):
         meter.fail(GiveUp.SCOPE)
         return None
     rack = tuple(sorted(int(t) for t in rack))
-    return _play(rack, tuple(table), profile, objective, meter)
+    return _play(rack, tuple(table), profile, objective, meter, down)
 
 
-def _play(rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile, objective: str, meter):
+def _play(
+    rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile, objective: str, meter, down: bool
+):
     """``solve_dp`` on a sorted rack, past the scope checks."""
-    found = _best_play(rack, table, profile, objective, meter)
+    found = _best_play_read(rack, table, profile, objective, meter, down=down)
     if found is None:
         return None
     if not found[2]:
@@ -362,33 +364,30 @@ def _cored_opening(rack, base, profile, objective, meter) -> _Found | None:
 
 @overload
 def _best_play_read(
-    rack,
-    table,
-    profile,
-    objective,
-    meter: Meter,
-    floor: int | None = None,
-    bound_only: Literal[False] = False,
-) -> _Found | None: ...
+    rack, table, profile, objective, meter: Meter, floor: int | None = None,
+    bound_only: Literal[False] = False, *, down: bool | None = None,
+) -> _Found | None: ...  # fmt: skip
 
 
 @overload
 def _best_play_read(
-    rack, table, profile, objective, meter: Meter, floor: int | None = None, *, bound_only: bool
-) -> _Found | Undecoded | None: ...
+    rack, table, profile, objective, meter: Meter, floor: int | None = None, *, bound_only: bool,
+    down: bool | None = None,
+) -> _Found | Undecoded | None: ...  # fmt: skip
 
 
 def _best_play_read(
-    rack, table, profile, objective, meter: Meter, floor: int | None = None, bound_only: bool = False
-) -> _Found | Undecoded | None:
-    """``_best_play`` of (the rest of) an opening's rack on the table, read from the top down where
-    it lies higher than the table (``reading``; ``SearchOptions.rack_first``, not with wrap nor
-    without rearrangement, as ``dispatch.solve``), its
-    play and the plays the meter kept on the way read back. A turn-mode play, so either reading
-    scores it the same (0.3.23: ``polish-40``'s openings of 8 million states in games without a
-    budget make 4.4 million)."""
-    read_up = profile.wrap or not table or not profile.turn.rearrange or not meter.options.rack_first
-    if read_up or not reads_down(rack, table, profile):
+    rack, table, profile, objective, meter: Meter, floor: int | None = None, bound_only: bool = False,
+    *, down: bool | None = None,
+) -> _Found | Undecoded | None:  # fmt: skip
+    """``_best_play`` of a turn-mode play, read from the top down where ``down`` says so (None:
+    where ``reading.rack_first`` does, as for an opening's rest of the rack on the table), its play
+    and the plays the meter kept on the way read back. Either reading scores a play the same
+    (0.3.23: ``polish-40``'s openings of 8 million states in games without a budget make 4.4
+    million)."""
+    if down is None:
+        down = rack_first(rack, table, profile, meter.options)
+    if not down:
         return _best_play(rack, table, profile, objective, meter, floor, bound_only=bound_only)
     before = list(meter.kept)
     found = _best_play(

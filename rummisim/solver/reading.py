@@ -1,6 +1,6 @@
 """A position read from the top down: each tile of value ``v`` as the same colour's ``V + 1 - v``
 (``flip_codes``, ``flip_tiles``), its sets and plays so read (``flip_sets``, ``flip_play``), and
-which way a turn's search reads a position (``reads_down``). Pure; no I/O.
+which way a turn's search reads a position (``rack_first``, ``reads_down``). Pure; no I/O.
 
 Why read from the top down. The DP sweeps the values from 1 up, and its floors (``passes``) drop a
 state once the rack tiles it has passed without placing rule the floor out: they bite only after
@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from rummisim.melds import Meld
 from rummisim.profile import RuleProfile
+from rummisim.solver.budget import SearchOptions
 
 
 @lru_cache(maxsize=64)
@@ -60,6 +61,21 @@ def flip_play(found: tuple[int, tuple[Meld, ...], tuple[int, ...]], profile: Rul
     """A play (score, table, played) read the other way; read from the top down, it is read back
     (the score stays: ``common.FROM_THE_TOP``)."""
     return found[0], flip_sets(found[1], profile), flip_tiles(found[2], profile)
+
+
+def rack_first(
+    rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile, options: SearchOptions
+) -> bool:
+    """Whether a turn-mode search (a turn's, or an opening's rest of the rack on the table) reads
+    the position from the top down: ``SearchOptions.rack_first``, no wrap, the table rearranged
+    (without rearrangement every set is pinned: too few states to pay for the flip), and
+    ``reads_down``."""
+    return (
+        options.rack_first
+        and not profile.wrap
+        and profile.turn.rearrange
+        and reads_down(rack, table, profile)
+    )
 
 
 def reads_down(rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile) -> bool:
