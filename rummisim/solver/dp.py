@@ -390,11 +390,13 @@ def _best_play_read(
     if not down:
         return _best_play(rack, table, profile, objective, meter, floor, bound_only=bound_only)
     before = list(meter.kept)
-    found = _best_play(
-        flip_tiles(rack, profile), flip_sets(table, profile), profile, FROM_THE_TOP[objective], meter, floor,
-        bound_only=bound_only,
-    )  # fmt: skip
-    meter.kept[:] = [k if k in before else flip_play(k, profile) for k in meter.kept]
+    try:
+        found = _best_play(
+            flip_tiles(rack, profile), flip_sets(table, profile), profile, FROM_THE_TOP[objective], meter,
+            floor, bound_only=bound_only,
+        )  # fmt: skip
+    finally:  # (also where the budget runs out: the beam pass after it reads the kept plays)
+        meter.kept[:] = [k if k in before else flip_play(k, profile) for k in meter.kept]
     if found is None or isinstance(found, Undecoded):
         return found
     if not found[2]:
