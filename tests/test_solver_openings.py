@@ -248,11 +248,12 @@ def test_two_freed_jokers_in_new_sets_of_the_same_tiles(monkeypatch):
 def test_new_set_host_pairs_agree_with_milp(monkeypatch, name, seed):
     """Two or more freed jokers under ``new_set`` take their sets as a multiset: each next set is
     the one before or one after it in that level's order (``jokers._host_sets_search``'s
-    ``among``), so no pair is searched twice. On seeded positions with table jokers to free, the
-    DP scores as the MILP does, and that search for a second set ran."""
+    ``among``; two freed jokers: ``listing.pair_search``), so no pair is searched twice. On seeded
+    positions with table jokers to free, the DP scores as the MILP does, and that search for a
+    second set ran."""
     profile = variant_profile(name) if name in VARIANTS else load_profile(name)
     assert profile.jokers.reuse == "new_set"
-    inner = jokers._host_sets_search
+    inner, pairs = jokers._host_sets_search, jokers.pair_search
     signature = inspect.signature(inner)
     next_level = []  # calls that chose a set among those of the level before
 
@@ -261,7 +262,12 @@ def test_new_set_host_pairs_agree_with_milp(monkeypatch, name, seed):
             next_level.append(True)
         return inner(*args, **kwargs)
 
+    def paired(*args, **kwargs):
+        next_level.append(True)
+        return pairs(*args, **kwargs)
+
     monkeypatch.setattr(jokers, "_host_sets_search", counted)
+    monkeypatch.setattr(jokers, "pair_search", paired)
     rng = np.random.default_rng(seed)
     checked = 0
     for i in range(60):

@@ -52,7 +52,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from rummisim.melds import Meld, format_table, parse_table, rack_penalty
-from rummisim.profile import RuleProfile
+from rummisim.profile import RuleProfile, shared
 from rummisim.solver.budget import (
     DEFAULT_OPTIONS,
     GiveUp,
@@ -139,6 +139,7 @@ def solve(
     ``options``: the exact search's limits (``SearchOptions``)."""
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    profile = shared(profile)  # (one object for equal profiles: the caches' hits compare by identity)
     rack, table = _position(rack, table, profile)
     if budget == "profile":
         budget = profile.time_limit.search_budget

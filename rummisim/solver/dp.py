@@ -12,7 +12,8 @@ The search by job, one module each:
 - ``pins``: table sets that must stay together; ``decode``: steps back into sets, with
   ``jokers_placed``: where kept and spare jokers go;
 - ``jokers``: locked table jokers (the choices, their host sets, the tracked host pass);
-  ``hosts``: the sets that may hold a freed joker;
+  ``hosts``: the sets that may hold a freed joker; ``listing``: a host listing's passes that
+  find nothing, in one compiled call, and the pairs of two freed jokers' new sets;
 - ``budget``: the search's limits (``SearchOptions``), its ``Meter`` and ``GiveUp``;
 - ``dp`` (this module): the entry points (turns, openings, the beam pass) and the scope.
 

@@ -13,7 +13,9 @@ best legal play so far (one host set after the other, for any number of freed jo
 hold up to ``max_per_set`` of them; ``_host_sets_search``); under ``reuse: new_set`` the hosts
 are the sets of rack tiles alone, one freed joker each: the freed jokers' sets are a multiset of
 them, and each level takes its next set among the one it placed and those after it (no pair of
-sets is searched twice; with two freed jokers and few sets, every pair at once, 0.3.8).
+sets is searched twice; with two freed jokers and few sets, every pair at once, 0.3.8:
+``listing.pair_search``). A listing's sets (and pairs) that find nothing run in one compiled call
+(``listing.refuted_rows``, 0.3.24): the same passes, floors and states as one by one.
 Before that, a choice's refused bound is settled from its own play where it can be (``_guided``):
 host sets read off that play are placed one by one and the rest solved with the floor at the
 bound, so a legal play found there is the choice's optimum (the same tiles in another
@@ -98,6 +100,7 @@ from rummisim.solver.hosts import (
     rack_item_hosts,
     relaxed_hosts,
 )
+from rummisim.solver.listing import BATCH, Listing, pair_search, refuted_rows
 from rummisim.solver.passes import (
     NO_BOUND,
     Undecoded,
@@ -558,23 +561,29 @@ def _host_sets_search(
     args = (rack, full_rack, table, profile, objective, virtual, forced)
     if profile.jokers.reuse == "new_set" and left == 2 and len(hosts) <= NEW_SET_PAIRS:
         # each pair of sets once, with no bound of one set and the other joker free first
-        for i, host in enumerate(hosts):
-            sub = (floor, prune, placed + (host,), host_cap, meter, pinned, tracked_pins, ceiling, hosts[i:])
-            found = _host_sets_search(*args, *sub)
-            if found is None:
-                return None
-            if found[2] and found[0] >= floor:
-                best = found
-                floor = found[0] + 1
-        return best
+        return pair_search(
+            rack, full_rack, table, profile, objective, meter, virtual, forced, floor, prune, placed, hosts,
+            host_cap, pinned, ceiling, counts,
+        )  # fmt: skip
     bounds = []
     # a pinned run grown into the host: the pin released, its jokers no longer kept ones
     # (host, kept faces, pins, freed jokers it holds: a grown pin's jokers are its kept ones and one)
     tries = [(host, virtual, pinned, freed_in(host, ts.joker)) for host in hosts]
     tries += [(host, kept, pins, 1) for host, kept, pins in grown]
-    for host, kept, pins, freed in tries:
+    listing = (
+        None if pinned else Listing(rack, table, profile, objective, virtual, forced, placed, hosts, counts)
+    )
+    i = 0
+    while i < len(tries):
         if floor > top:
             break  # a play of the whole rack is known
+        if listing is not None and i < len(hosts):  # the sets that find nothing, in one compiled call
+            rows = np.arange(i, min(i + BATCH, len(hosts)))[:, None]
+            i += refuted_rows(profile, objective, meter, listing, rows, floor, host_cap)
+            if i == len(tries):
+                break
+        host, kept, pins, freed = tries[i]
+        i += 1
         host_cap[0] -= 1
         before = meter.spent
         found = _with_host(

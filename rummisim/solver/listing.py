@@ -1,0 +1,222 @@
+"""A host listing's passes that find nothing, in one compiled call, and the pairs of new-set host
+sets of two freed jokers (0.3.24).
+
+A joker choice that frees table jokers lists host sets (``jokers._host_sets_search``) and runs one
+pass per set (or pair of sets), above a floor a legal play already reached: most find nothing.
+Each of those passes is small (``polish-40`` greedy #94: 400 passes of 24 to 600 states), so the
+Python around it (the pools, the grids, the kernel's dispatch) cost more than the kernel.
+``refuted_rows`` runs the rows (sets placed together) from the first on while each needs nothing but
+one plain pass (no pins, no host fields, no wrap, the same tables), in one call of ``_refute``,
+until one finds a play, passes a limit or needs more: the caller's own path then takes that row
+(uncharged here). So the passes, their floors, the states charged and the caps spent are those of
+the rows one by one, and so are the answers. Pure; no I/O.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from rummisim.profile import RuleProfile
+from rummisim.solver.budget import UNLIMITED, GiveUp, Meter
+from rummisim.solver.choices import _legal, _whole_rack, _with_host
+from rummisim.solver.common import gain as item_gain
+from rummisim.solver.common import tile_gains
+from rummisim.solver.hosts import Host, freed_in
+from rummisim.solver.kernel import _buffers
+from rummisim.solver.passes import (
+    NO_BOUND,
+    _Found,
+    _grid_arrays,
+    _grid_shape,
+    _no_pins,
+    _pools,
+    _position_gains,
+    _run_passes,
+)
+from rummisim.solver.tables import NO_STATE, _tables
+
+BATCH = 64  # rows prepared for one call (the caller's own path takes each row that finds a play)
+
+
+class Listing:
+    """The host sets of one listing level and what each takes from the pools (``_pools`` beside
+    the sets ``placed``): ``table``, ``rack`` (per set, the counts by code it takes) and ``gain``
+    (the score of its rack tiles); ``base``: the pools beside ``placed``."""
+
+    def __init__(self, rack, table, profile: RuleProfile, objective, virtual, forced, placed, hosts, counts):
+        joker = profile.tileset.joker
+        self.position = (rack, table, profile, objective, virtual, forced, placed, counts)
+        self.base = _pools(rack, table, profile, objective, virtual, forced, placed, counts)
+        self.hosts = hosts
+        shape = (len(hosts), self.base[0].shape[0])
+        self.table = np.zeros(shape, dtype=np.int64)
+        self.rack = np.zeros(shape, dtype=np.int64)
+        on_table = [(i, t) for i, host in enumerate(hosts) for t in host[1]]
+        on_table += [(i, joker) for i, host in enumerate(hosts) for _ in range(freed_in(host, joker))]
+        from_rack = [(i, t) for i, host in enumerate(hosts) for t in host[2]]
+        for counts_, taken in ((self.table, on_table), (self.rack, from_rack)):
+            if taken:
+                np.add.at(counts_, tuple(np.array(taken, dtype=np.int64).T), 1)
+        self.gain = self.rack @ tile_gains(profile, objective)
+
+
+def refuted_rows(
+    profile: RuleProfile, objective: str, meter: Meter, listing: Listing, rows: np.ndarray, floor: int,
+    host_cap: list[int], starts: np.ndarray | None = None,
+) -> int:  # fmt: skip
+    """How many of ``rows`` (each a row of indices into ``listing.hosts``: sets placed together),
+    from the first on, find no play at ``floor`` (``choices._with_host`` without pins): their states
+    are charged to ``meter`` and ``host_cap`` (``[solves, states]`` left). It stops before the first
+    row that finds a play, passes a limit, is not one plain pass with the tables of the first, or
+    (``starts``: per row, the sets of the level it begins, else 0) begins a level of more sets than
+    the solves left. (The passes do not look in ``Meter.refuted``: a pass remembered there costs
+    less to run again than to look up, and charges the same states.)"""
+    ts = profile.tileset
+    joker = ts.joker
+    if not rows.shape[0] or profile.wrap:
+        return 0
+    base_t, base_r, base_offset = listing.base
+    t0 = base_t - listing.table[rows[0]].sum(axis=0)
+    r0 = base_r - listing.rack[rows[0]].sum(axis=0)
+    n_jokers = int(t0[joker] + r0[joker])
+    copies = max(ts.copies, int((t0[:joker] + r0[:joker]).max()))
+    tab = _tables(profile, copies, n_jokers, False)
+    if tab is None:
+        return 0
+    n_values, n_col, n_pos, _ = _grid_shape(profile)
+    left = UNLIMITED if meter.left is None else meter.left
+    call = UNLIMITED if meter.call_limit is None else meter.call_limit
+    if starts is None:
+        starts = np.zeros(rows.shape[0], dtype=np.int64)
+    row_sets = (listing.table, listing.rack, listing.gain)
+    fit = (joker, ts.jokers, ts.copies, n_jokers, copies)
+    caps = (left, call, host_cap[0], host_cap[1])
+    # the floor less the base's score (each row's sets' rack tiles and rack jokers: ``_refute``)
+    need = (floor - base_offset, item_gain(profile.jokers.penalty, objective))
+    records = tuple(tab.kernel), tuple(_buffers()), tuple(_no_pins((n_pos, n_col)))
+    done, created = _refute(
+        base_t, base_r, row_sets, rows, starts[: rows.shape[0]], need, fit, (n_values, n_col, n_pos),
+        _position_gains(profile, objective), *records, caps, meter.options.prune_dead,
+        meter.options.mirror_refute,
+    )  # fmt: skip
+    meter.spend(int(created))
+    host_cap[0] -= int(done)
+    host_cap[1] -= int(created)
+    return int(done)
+
+
+@numba.njit(cache=True, nogil=True)
+def _refute(
+    base_t, base_r, row_sets, rows, starts, need, fit, shape, gain, tables, buffers, pins, caps, prune, mirror
+):  # fmt: skip
+    """The passes of ``refuted_rows``, one per row, while each finds nothing: (how many did, their
+    states). Each row's pools are the base less its sets (``row_sets``: table and rack counts and the
+    rack tiles' score, per set); a row whose pools differ from the first's in the tables they need
+    (``fit``: the joker code, the jokers the tile set has, its copies, the first row's jokers and
+    copies) or would not be searched (a count below zero), that finds a play, passes the caps
+    (``caps``: states the search may still create, a pass may create, solves and states left to
+    the listing), or begins a level of more sets than the solves left, is not counted."""
+    table_sets, rack_sets, gain_sets = row_sets
+    need, joker_gain = need
+    joker, max_jokers, base_copies, n_jokers, copies = fit
+    left, call, solves, states = caps
+    n_values, n_col, n_pos = shape
+    bounds = np.empty(1, dtype=np.int64)
+    created = 0
+    for i in range(rows.shape[0]):
+        if starts[i] > solves - i:
+            return i, created
+        tc = base_t.copy()
+        rc = base_r.copy()
+        bound = need
+        for h in rows[i]:
+            tc -= table_sets[h]
+            rc -= rack_sets[h]
+            bound -= gain_sets[h]
+        most = base_copies
+        for code in range(joker):
+            if tc[code] < 0 or rc[code] < 0:
+                return i, created
+            most = max(most, tc[code] + rc[code])
+        jokers = tc[joker] + rc[joker]
+        if tc[joker] < 0 or rc[joker] < 0 or jokers > max_jokers or jokers != n_jokers or most != copies:
+            return i, created
+        limit = min(left - created, call)
+        tgrid, rgrid, wrapable, allow_group = _grid_arrays(tc, rc, n_values, n_col, n_pos, False)
+        bounds[0] = bound - rc[joker] * joker_gain
+        grids = (tgrid, rgrid, gain, wrapable, allow_group, n_jokers)
+        found, made = _run_passes(
+            grids, tables, buffers, pins, None, bounds, limit, 0, 0, prune, None, mirror
+        )
+        if found != NO_STATE or i + 1 > solves or created + made > states:
+            return i, created
+        created += made
+    return rows.shape[0], created
+
+
+def pair_search(
+    rack, full_rack, table, profile: RuleProfile, objective: str, meter: Meter, virtual, forced, floor: int,
+    prune, placed, hosts: list[Host], host_cap: list[int], pinned, ceiling, counts,
+) -> _Found | None:  # fmt: skip
+    """``jokers._host_sets_search`` of two freed jokers under ``reuse: new_set``: each pair of
+    ``hosts`` once (a set, then one at or after it that the rack still holds beside it), above
+    ``floor``; the best legal play, else ``NO_BOUND``; None where the search gives up. The levels
+    and caps are those of the search's own recursion (a level of more sets than the solves left
+    gives up), the pairs that find nothing go in one call (``refuted_rows``, without pins)."""
+    listing = Listing(rack, table, profile, objective, virtual, forced, placed, hosts, counts)
+    rows, sizes, firsts = pair_rows(listing)
+    starts = np.zeros(rows.shape[0], dtype=np.int64)
+    starts[firsts[sizes > 0]] = sizes[sizes > 0]
+    top = _whole_rack(rack, profile, objective)
+    best: _Found = (NO_BOUND, table, ())
+    r = 0
+    while r < rows.shape[0]:
+        if floor > top:  # a play of the whole rack is known: the levels left only check their caps
+            if (sizes[firsts >= r] > host_cap[0]).any():
+                host_cap[0] = -1
+                meter.fail(GiveUp.hosts(1))
+                return None
+            break
+        if not pinned:
+            r += refuted_rows(
+                profile, objective, meter, listing, rows[r : r + BATCH], floor, host_cap, starts[r:]
+            )
+            if r == rows.shape[0]:
+                break
+        if starts[r] > host_cap[0]:
+            host_cap[0] = -1  # past the limits: ``_solve_rack`` gives up at once
+            meter.fail(GiveUp.hosts(1))
+            return None
+        first, second = hosts[rows[r, 0]], hosts[rows[r, 1]]
+        r += 1
+        host_cap[0] -= 1
+        before = meter.spent
+        found = _with_host(
+            rack, table, profile, objective, meter, forced, prune, placed + (first,), second, virtual, pinned,
+            floor, ceiling, counts,
+        )  # fmt: skip
+        if found is None:
+            return None
+        host_cap[1] -= meter.spent - before
+        if host_cap[0] < 0 or host_cap[1] < 0:
+            meter.fail(GiveUp.HOSTS_STATES if host_cap[1] < 0 else GiveUp.hosts(1))
+            return None
+        if found[0] < floor:
+            continue
+        if not _legal(profile, table, full_rack, found):
+            meter.fail(GiveUp.HOSTS_REFUSED)
+            return None
+        best = found
+        floor = found[0] + 1
+    return best
+
+
+def pair_rows(listing: Listing) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The pairs of ``listing``'s sets in the order of the recursion's levels: each set, then each at
+    or after it that the rack still holds beside it (``hosts.held_hosts``); with each level's size
+    and first row."""
+    after = listing.base[1][None, :] - listing.rack
+    held = np.triu((listing.rack[None, :, :] <= after[:, None, :]).all(axis=2))
+    sizes = held.sum(axis=1)
+    return np.argwhere(held), sizes, np.cumsum(sizes) - sizes
