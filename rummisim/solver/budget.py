@@ -93,7 +93,8 @@ class SearchOptions:
     leaves out the states that cannot reach the floor by what that pass says they can still add
     (``solver.backward``, 0.3.16). ``reuse_refuted``: a pass with a host set placed that a search
     made before and that found nothing at its floor is not run again, its states charged again
-    (``Meter.replayed``, 0.3.19). ``mirror_refute``: a floor that asks for every rack tile is first
+    (``Meter.replayed``, 0.3.19; the listings' passes that run in one compiled call do not look,
+    ``listing.refuted_rows``, 0.3.24). ``mirror_refute``: a floor that asks for every rack tile is first
     searched from the top down, in a few states (``passes._run_passes``, 0.3.20).
     ``mirror_give_ups``: where the exact search of a turn gives up without a budget, the position
     read the other way is searched, and its play answers (``dispatch._settled``; 0.3.20: from the top
