@@ -58,29 +58,37 @@ def rack_only_sets(rack: tuple[int, ...], profile: RuleProfile) -> list[RackSet]
     """Every valid set the rack's tiles form on their own (see the module docstring), runs
     (colour by colour, by first and then last position) before groups (by value, size, colours).
     The faces a set may cover are the profile's catalogue (``melds.set_catalogue``); those missing
-    more faces than the rack's jokers cover are left out at once (one product with its count
-    matrix), the others answered by ``_window_sets`` (kept across calls: a window's sets depend
-    only on which of its faces the rack holds; ``polish-40``'s host searches list a rack's sets at
-    every host level: about 200 -> 50 us a rack of 10 to 23 tiles)."""
-    ts = profile.tileset
-    catalogue = set_catalogue(profile)
-    have = np.bincount(np.asarray(rack, dtype=np.int64), minlength=ts.n_codes)
-    n_j = min(int(have[ts.joker]), profile.jokers.max_per_set)
-    held = have[: ts.joker] > 0
-    order, sizes, matrix = _window_order(profile)
-    missing = sizes - matrix @ held
+    more faces than the rack's jokers cover are left out at once (``_windows``), the others answered
+    by ``_window_sets`` (kept across calls: a window's sets depend only on which of its faces the
+    rack holds; ``polish-40``'s host searches list a rack's sets at every host level: about 200 ->
+    50 us a rack of 10 to 23 tiles)."""
+    have = np.bincount(np.asarray(rack, dtype=np.int64), minlength=profile.tileset.n_codes)
+    windows, n_j = _windows(have, profile)
     out: list[RackSet] = []
-    for w in order[missing <= n_j].tolist():
-        faces = catalogue.faces[w]
-        out.extend(_window_sets(faces, tuple(bool(held[f]) for f in faces), n_j, profile))
+    for w, key in windows:
+        out.extend(_window_sets(w, key, n_j, profile))
     return out
 
 
+def _windows(have: np.ndarray, profile: RuleProfile) -> tuple[zip, int]:
+    """The catalogue's sets whose faces the rack (``have``: counts by code) covers with the jokers a
+    set may take, in ``rack_only_sets``' order, as (index, the faces it holds as bits: ``1 << i``
+    for face ``i``), with those jokers: a count-matrix product and a gather (0.3.24: the faces
+    held were a tuple made window by window, 60 us of a rack's 90)."""
+    joker = profile.tileset.joker
+    n_j = min(int(have[joker]), profile.jokers.max_per_set)
+    held = have[:joker] > 0
+    order, sizes, matrix, faces_at, bits = _window_order(profile)
+    chosen = sizes - matrix @ held <= n_j
+    keys = np.append(held, False)[faces_at[chosen]] @ bits  # (a face index past the numbered ones: padding)
+    return zip(order[chosen].tolist(), keys.tolist(), strict=True), n_j
+
+
 @lru_cache(maxsize=64)
-def _window_order(profile: RuleProfile) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _window_order(profile: RuleProfile) -> tuple[np.ndarray, ...]:
     """The catalogue's sets (``melds.set_catalogue``) in ``rack_only_sets``' order, runs by colour,
-    first position and length, then the groups as listed: their indexes, sizes and rows of the
-    count matrix. Shared: never written."""
+    first position and length, then the groups as listed: their indexes, sizes, rows of the count
+    matrix, faces (padded with the joker's code) and each face's bit. Shared: never written."""
     ts = profile.tileset
     catalogue = set_catalogue(profile)
     runs = [i for i, kind in enumerate(catalogue.kinds) if kind == "run"]
@@ -95,19 +103,25 @@ def _window_order(profile: RuleProfile) -> tuple[np.ndarray, np.ndarray, np.ndar
     order = np.array(runs + groups, dtype=np.int64)
     sizes = np.array([len(catalogue.faces[i]) for i in order], dtype=np.int64)
     matrix = catalogue.matrix[order].astype(np.int64)
-    for arr in (order, sizes, matrix):
+    width = int(sizes.max())
+    faces_at = np.full((len(order), width), ts.joker, dtype=np.int64)
+    for row, i in enumerate(order.tolist()):
+        faces_at[row, : len(catalogue.faces[i])] = catalogue.faces[i]
+    bits = np.left_shift(1, np.arange(width, dtype=np.int64))
+    for arr in (order, sizes, matrix, faces_at, bits):
         arr.setflags(write=False)
-    return order, sizes, matrix
+    return order, sizes, matrix, faces_at, bits
 
 
 @lru_cache(maxsize=1 << 16)
-def _window_sets(
-    faces: tuple[int, ...], held: tuple[bool, ...], n_j: int, profile: RuleProfile
-) -> tuple[RackSet, ...]:
-    """The rack-only sets over ``faces`` where the rack holds the faces marked in ``held`` and
-    ``n_j`` jokers a set: the faces it lacks take jokers, and a joker may also stand for a face
-    the rack holds (at least ``MIN_NUMBERED_TILES`` numbered tiles stay)."""
+def _window_sets(window: int, held_bits: int, n_j: int, profile: RuleProfile) -> tuple[RackSet, ...]:
+    """The rack-only sets over the faces of the catalogue's set ``window`` where the rack holds the
+    faces marked in ``held_bits`` (``_windows``) and ``n_j`` jokers a set: the faces it lacks take
+    jokers, and a joker may also stand for a face the rack holds (at least ``MIN_NUMBERED_TILES``
+    numbered tiles stay)."""
     joker = profile.tileset.joker
+    faces = set_catalogue(profile).faces[window]
+    held = [bool(held_bits >> i & 1) for i in range(len(faces))]
     present = [i for i, h in enumerate(held) if h]
     missing = len(faces) - len(present)
     if missing > n_j or len(present) < MIN_NUMBERED_TILES:
@@ -121,6 +135,20 @@ def _window_sets(
             if found is not None:
                 out.append(found)
     return tuple(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def _window_hosts(window: int, held_bits: int, n_j: int, profile: RuleProfile) -> tuple:
+    """``_window_sets``' sets that hold a joker, as (rack tiles: the set's tiles less one joker,
+    ``new_set_hosts``' host set), one per multiset of rack tiles."""
+    joker = profile.tileset.joker
+    hosts: dict[tuple[int, ...], tuple[Meld, tuple[int, ...], tuple[int, ...]]] = {}
+    for s in _window_sets(window, held_bits, n_j, profile):
+        if joker in s.tiles:
+            rack_tiles = list(s.tiles)
+            rack_tiles.remove(joker)  # the freed one
+            hosts.setdefault(tuple(rack_tiles), (s.meld, (), tuple(rack_tiles)))
+    return tuple(hosts.items())
 
 
 @lru_cache(maxsize=1 << 16)
@@ -139,17 +167,16 @@ def _rack_set(tiles: tuple[int, ...], faces: tuple[int, ...], profile: RuleProfi
 def new_set_hosts(rack_counts, profile: RuleProfile) -> list[tuple[Meld, tuple[int, ...], tuple[int, ...]]]:
     """Under ``jokers.reuse: new_set`` (004), every set one freed table joker can make with rack
     tiles alone (rack jokers among them), as ``dp``'s host sets: (set, table tiles in it: none,
-    rack tiles in it). Complete: a legal play puts each freed joker in such a set."""
-    joker = profile.tileset.joker
-    rack = tuple(code for code, n in enumerate(rack_counts) for _ in range(int(n))) + (joker,)
+    rack tiles in it). Complete: a legal play puts each freed joker in such a set. One set per
+    multiset of rack tiles: the rest of the play does not depend on where in its set the joker
+    stands (R5 R6 J(R7) or J(R4) R5 R6 take the same tiles)."""
+    have = np.array(rack_counts, dtype=np.int64)
+    have[profile.tileset.joker] += 1  # the freed joker
+    windows, n_j = _windows(have, profile)
     hosts: dict[tuple[int, ...], tuple[Meld, tuple[int, ...], tuple[int, ...]]] = {}
-    for s in rack_only_sets(rack, profile):
-        if joker in s.tiles:
-            rack_tiles = list(s.tiles)
-            rack_tiles.remove(joker)  # the freed one
-            # one set per multiset of rack tiles: the rest of the play does not depend on where
-            # in its set the joker stands (R5 R6 J(R7) or J(R4) R5 R6 take the same tiles)
-            hosts.setdefault(tuple(rack_tiles), (s.meld, (), tuple(rack_tiles)))
+    for w, key in windows:
+        for rack_tiles, host in _window_hosts(w, key, n_j, profile):
+            hosts.setdefault(rack_tiles, host)
     return list(hosts.values())
 
 
