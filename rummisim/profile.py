@@ -238,7 +238,7 @@ _content = operator.attrgetter(*(f"{name}.__dict__" for name in _SECTION_FIELDS)
 
 @lru_cache(maxsize=64)
 def shared(profile: RuleProfile) -> RuleProfile:
-    """The first profile equal to ``profile`` that this process asked about (0.3.24). A search
+    """The first profile equal to ``profile`` that this process asked about (after 0.3.23). A search
     keys its caches on the profile thousands of times, and two equal profiles that are different
     objects compare field by field on each hit (``__eq__``): a profile loaded again, or a seat's
     copy (``engine.seat_bots``), made ``polish-40`` greedy #94's search 21% slower (2,144

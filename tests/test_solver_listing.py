@@ -1,4 +1,4 @@
-"""The host listings' passes in one compiled call (``solver.listing``, 0.3.24): the rows it counts
+"""The host listings' passes in one compiled call (``solver.listing``, after 0.3.23): the rows it counts
 as refuted are those that the passes one by one (``choices._with_host``) refute, charged the same
 states and caps, and it stops at a row that finds a play; the pairs of new-set host sets come in the
 order of the recursion they replace (each set, then each at or after it that the rack still holds)."""

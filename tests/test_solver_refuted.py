@@ -38,7 +38,7 @@ REPEATING = [
 ]
 
 # ... and a ``polish-40`` opening that repeated passes of its host listings, which now run in one
-# compiled call without looking in the memo (``listing.refuted_rows``, 0.3.24): the same answers,
+# compiled call without looking in the memo (``listing.refuted_rows``, after 0.3.23): the same answers,
 # states and cuts either way
 LISTED = [
     (

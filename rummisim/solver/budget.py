@@ -94,8 +94,8 @@ class SearchOptions:
     (``solver.backward``, 0.3.16). ``reuse_refuted``: a pass with a host set placed that a search
     made before and that found nothing at its floor is not run again, its states charged again
     (``Meter.replayed``, 0.3.19; the listings' passes that run in one compiled call do not look,
-    ``listing.refuted_rows``, 0.3.24). ``mirror_refute``: a floor that asks for every rack tile is first
-    searched from the top down, in a few states (``passes._run_passes``, 0.3.20).
+    ``listing.refuted_rows``, after 0.3.23). ``mirror_refute``: a floor that asks for every rack
+    tile is first searched from the top down, in a few states (``passes._run_passes``, 0.3.20).
     ``mirror_give_ups``: where the exact search of a turn gives up without a budget, the position
     read the other way is searched, and its play answers (``dispatch._settled``; 0.3.20: from the top
     down, a play of the whole rack only; 0.3.23: any play, its tiles scored by their values before

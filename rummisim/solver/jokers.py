@@ -15,7 +15,7 @@ are the sets of rack tiles alone, one freed joker each: the freed jokers' sets a
 them, and each level takes its next set among the one it placed and those after it (no pair of
 sets is searched twice; with two freed jokers and few sets, every pair at once, 0.3.8:
 ``listing.pair_search``). A listing's sets (and pairs) that find nothing run in one compiled call
-(``listing.refuted_rows``, 0.3.24): the same passes, floors and states as one by one.
+(``listing.refuted_rows``, after 0.3.23): the same passes, floors and states as one by one.
 Before that, a choice's refused bound is settled from its own play where it can be (``_guided``):
 host sets read off that play are placed one by one and the rest solved with the floor at the
 bound, so a legal play found there is the choice's optimum (the same tiles in another

@@ -1,5 +1,5 @@
 """A host listing's passes that find nothing, in one compiled call, and the pairs of new-set host
-sets of two freed jokers (0.3.24).
+sets of two freed jokers (after 0.3.23).
 
 A joker choice that frees table jokers lists host sets (``jokers._host_sets_search``) and runs one
 pass per set (or pair of sets), above a floor a legal play already reached: most find nothing.
@@ -9,7 +9,9 @@ Python around it (the pools, the grids, the kernel's dispatch) cost more than th
 one plain pass (no pins, no host fields, no wrap, the same tables), in one call of ``_refute``,
 until one finds a play, passes a limit or needs more: the caller's own path then takes that row
 (uncharged here). So the passes, their floors, the states charged and the caps spent are those of
-the rows one by one, and so are the answers. Pure; no I/O.
+the rows one by one, and so are the answers. ``pair_search``: the search of two freed jokers' sets
+under ``reuse: new_set``, each pair once (``pair_rows``: in the order of the recursion it replaced,
+whose levels and caps it keeps). Pure; no I/O.
 """
 
 from __future__ import annotations

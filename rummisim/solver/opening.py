@@ -73,7 +73,7 @@ def rack_only_sets(rack: tuple[int, ...], profile: RuleProfile) -> list[RackSet]
 def _windows(have: np.ndarray, profile: RuleProfile) -> tuple[zip, int]:
     """The catalogue's sets whose faces the rack (``have``: counts by code) covers with the jokers a
     set may take, in ``rack_only_sets``' order, as (index, the faces it holds as bits: ``1 << i``
-    for face ``i``), with those jokers: a count-matrix product and a gather (0.3.24: the faces
+    for face ``i``), with those jokers: a count-matrix product and a gather (after 0.3.23: the faces
     held were a tuple made window by window, 60 us of a rack's 90)."""
     joker = profile.tileset.joker
     n_j = min(int(have[joker]), profile.jokers.max_per_set)
