@@ -29,12 +29,19 @@ def restore_jokers(
     cut's new run is appended to ``sets`` and to ``runs``."""
     joker = profile.tileset.joker
     cap = profile.jokers.max_per_set
-    before = [(list(tiles), list(faces)) for tiles, faces in sets]
     n_sets, n_runs = len(sets), 0 if runs is None else len(runs)
+    # the sets as they were before this pass changed them, saved as it does (copying every set up
+    # front was most of a decoding's time in ``polish-40``'s openings, where nothing is put back)
+    undo: dict[int, tuple[list, list, list, list]] = {}
+
+    def save(tiles, faces) -> None:
+        undo.setdefault(id(tiles), (tiles, faces, list(tiles), list(faces)))
+
     for face in virtual:
         best = _joker_home(sets, face, joker, cap, avoid)
         if best is None and runs is not None:
             for run in runs:
+                save(*run)
                 right = _cut_for_joker(run, face, profile)
                 if right is not None:
                     runs.append(right)
@@ -42,13 +49,14 @@ def restore_jokers(
                     best = _joker_home(sets, face, joker, cap, avoid)
                     break
         if best is None:
-            for (tiles, faces), (tiles_0, faces_0) in zip(sets, before, strict=False):
+            for tiles, faces, tiles_0, faces_0 in undo.values():
                 tiles[:], faces[:] = tiles_0, faces_0
             del sets[n_sets:]
             if runs is not None:
                 del runs[n_runs:]
             return _home_all(sets, list(virtual), joker, cap, avoid)
-        tiles = sets[best][0]
+        tiles, faces = sets[best]
+        save(tiles, faces)
         tiles[tiles.index(face)] = joker
     return True
 
