@@ -51,15 +51,14 @@ class Listing:
         self.position = (rack, table, profile, objective, virtual, forced, placed, counts)
         self.base = _pools(rack, table, profile, objective, virtual, forced, placed, counts)
         self.hosts = hosts
-        shape = (len(hosts), self.base[0].shape[0])
-        self.table = np.zeros(shape, dtype=np.int64)
-        self.rack = np.zeros(shape, dtype=np.int64)
-        on_table = [(i, t) for i, host in enumerate(hosts) for t in host[1]]
-        on_table += [(i, joker) for i, host in enumerate(hosts) for _ in range(freed_in(host, joker))]
-        from_rack = [(i, t) for i, host in enumerate(hosts) for t in host[2]]
-        for counts_, taken in ((self.table, on_table), (self.rack, from_rack)):
-            if taken:
-                np.add.at(counts_, tuple(np.array(taken, dtype=np.int64).T), 1)
+        n = self.base[0].shape[0]
+        on_table = [i * n + t for i, host in enumerate(hosts) for t in host[1]]
+        on_table += [i * n + joker for i, host in enumerate(hosts) for _ in range(freed_in(host, joker))]
+        from_rack = [i * n + t for i, host in enumerate(hosts) for t in host[2]]
+        self.table, self.rack = (
+            np.bincount(np.array(taken, dtype=np.int64), minlength=len(hosts) * n).reshape(len(hosts), n)
+            for taken in (on_table, from_rack)
+        )
         self.gain = self.rack @ tile_gains(profile, objective)
 
 
@@ -218,7 +217,9 @@ def pair_rows(listing: Listing) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The pairs of ``listing``'s sets in the order of the recursion's levels: each set, then each at
     or after it that the rack still holds beside it (``hosts.held_hosts``); with each level's size
     and first row."""
-    after = listing.base[1][None, :] - listing.rack
-    held = np.triu((listing.rack[None, :, :] <= after[:, None, :]).all(axis=2))
+    used = listing.rack.any(axis=0)  # (the codes some set takes from the rack)
+    taken = listing.rack[:, used]
+    after = listing.base[1][used][None, :] - taken
+    held = np.triu((taken[None, :, :] <= after[:, None, :]).all(axis=2))
     sizes = held.sum(axis=1)
     return np.argwhere(held), sizes, np.cumsum(sizes) - sizes
