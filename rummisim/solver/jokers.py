@@ -85,7 +85,6 @@ from rummisim.solver.choices import (
     _legal_above,
     _split_best,
     _whole_rack,
-    _with_host,
 )
 from rummisim.solver.common import (
     SearchBudgetSpent,
@@ -100,7 +99,7 @@ from rummisim.solver.hosts import (
     rack_item_hosts,
     relaxed_hosts,
 )
-from rummisim.solver.listing import BATCH, Listing, pair_search, refuted_rows
+from rummisim.solver.listing import BATCH, Listing, batched, capped_host, pair_search, refuted_rows
 from rummisim.solver.passes import (
     NO_BOUND,
     Undecoded,
@@ -570,9 +569,9 @@ def _host_sets_search(
     # (host, kept faces, pins, freed jokers it holds: a grown pin's jokers are its kept ones and one)
     tries = [(host, virtual, pinned, freed_in(host, ts.joker)) for host in hosts]
     tries += [(host, kept, pins, 1) for host, kept, pins in grown]
-    listing = (
-        None if pinned else Listing(rack, table, profile, objective, virtual, forced, placed, hosts, counts)
-    )
+    listing = None
+    if batched(profile, pinned):
+        listing = Listing(rack, table, profile, objective, virtual, forced, placed, hosts, counts)
     i = 0
     while i < len(tries):
         if floor > top:
@@ -584,17 +583,11 @@ def _host_sets_search(
                 break
         host, kept, pins, freed = tries[i]
         i += 1
-        host_cap[0] -= 1
-        before = meter.spent
-        found = _with_host(
+        found = capped_host(
             rack, table, profile, objective, meter, forced, prune, placed, host, kept, pins, floor, ceiling,
-            counts,
+            counts, host_cap, left,
         )  # fmt: skip
         if found is None:
-            return None
-        host_cap[1] -= meter.spent - before
-        if host_cap[0] < 0 or host_cap[1] < 0:
-            meter.fail(GiveUp.HOSTS_STATES if host_cap[1] < 0 else GiveUp.hosts(left))
             return None
         if found[0] < floor:
             continue

@@ -35,7 +35,8 @@ def restore_jokers(
     undo: dict[int, tuple[list, list, list, list]] = {}
 
     def save(tiles, faces) -> None:
-        undo.setdefault(id(tiles), (tiles, faces, list(tiles), list(faces)))
+        if id(tiles) not in undo:
+            undo[id(tiles)] = (tiles, faces, list(tiles), list(faces))
 
     for face in virtual:
         best = _joker_home(sets, face, joker, cap, avoid)

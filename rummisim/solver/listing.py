@@ -62,6 +62,12 @@ class Listing:
         self.gain = self.rack @ tile_gains(profile, objective)
 
 
+def batched(profile: RuleProfile, pinned) -> bool:
+    """Whether a listing's passes may go in one call (``refuted_rows``): each one plain pass, as
+    without pins (``pinned``: the choice's pinned sets) or wrap (whose passes go round the splits)."""
+    return not pinned and not profile.wrap
+
+
 def refuted_rows(
     profile: RuleProfile, objective: str, meter: Meter, listing: Listing, rows: np.ndarray, floor: int,
     host_cap: list[int], starts: np.ndarray | None = None,
@@ -71,11 +77,11 @@ def refuted_rows(
     are charged to ``meter`` and ``host_cap`` (``[solves, states]`` left). It stops before the first
     row that finds a play, passes a limit, is not one plain pass with the tables of the first, or
     (``starts``: per row, the sets of the level it begins, else 0) begins a level of more sets than
-    the solves left. (The passes do not look in ``Meter.refuted``: a pass remembered there costs
-    less to run again than to look up, and charges the same states.)"""
+    the solves left; only where ``batched``. (The passes do not look in ``Meter.refuted``: a pass
+    remembered there costs less to run again than to look up, and charges the same states.)"""
     ts = profile.tileset
     joker = ts.joker
-    if not rows.shape[0] or profile.wrap:
+    if not rows.shape[0]:
         return 0
     base_t, base_r, base_offset = listing.base
     t0 = base_t - listing.table[rows[0]].sum(axis=0)
@@ -172,36 +178,27 @@ def pair_search(
     top = _whole_rack(rack, profile, objective)
     best: _Found = (NO_BOUND, table, ())
     r = 0
-    while r < rows.shape[0]:
-        if floor > top:  # a play of the whole rack is known: the levels left only check their caps
-            if (sizes[firsts >= r] > host_cap[0]).any():
-                host_cap[0] = -1
-                meter.fail(GiveUp.hosts(1))
-                return None
-            break
-        if not pinned:
+    while True:
+        if floor <= top and r < rows.shape[0] and batched(profile, pinned):
             r += refuted_rows(
                 profile, objective, meter, listing, rows[r : r + BATCH], floor, host_cap, starts[r:]
             )
-            if r == rows.shape[0]:
-                break
-        if starts[r] > host_cap[0]:
+        # each level checks the solves left where it begins; past the rows, or past a play of the
+        # whole rack, the levels left only check them
+        ended = floor > top or r == rows.shape[0]
+        if ((sizes[firsts >= r] if ended else starts[r : r + 1]) > host_cap[0]).any():
             host_cap[0] = -1  # past the limits: ``_solve_rack`` gives up at once
             meter.fail(GiveUp.hosts(1))
             return None
+        if ended:
+            return best
         first, second = hosts[rows[r, 0]], hosts[rows[r, 1]]
         r += 1
-        host_cap[0] -= 1
-        before = meter.spent
-        found = _with_host(
+        found = capped_host(
             rack, table, profile, objective, meter, forced, prune, placed + (first,), second, virtual, pinned,
-            floor, ceiling, counts,
+            floor, ceiling, counts, host_cap, 1,
         )  # fmt: skip
         if found is None:
-            return None
-        host_cap[1] -= meter.spent - before
-        if host_cap[0] < 0 or host_cap[1] < 0:
-            meter.fail(GiveUp.HOSTS_STATES if host_cap[1] < 0 else GiveUp.hosts(1))
             return None
         if found[0] < floor:
             continue
@@ -210,7 +207,28 @@ def pair_search(
             return None
         best = found
         floor = found[0] + 1
-    return best
+
+
+def capped_host(
+    rack, table, profile: RuleProfile, objective: str, meter: Meter, forced, prune, placed, host, kept, pins,
+    floor: int, ceiling, counts, host_cap: list[int], left: int,
+) -> _Found | None:  # fmt: skip
+    """``choices._with_host`` for one set of a listing (beside ``placed``), one by one: one of the
+    listing's solves and its states charged to ``host_cap``; None where the search gives up, or
+    where that passes the listing's caps (``left``: the freed jokers without a set, for the reason)."""
+    host_cap[0] -= 1
+    before = meter.spent
+    found = _with_host(
+        rack, table, profile, objective, meter, forced, prune, placed, host, kept, pins, floor, ceiling,
+        counts,
+    )  # fmt: skip
+    if found is None:
+        return None
+    host_cap[1] -= meter.spent - before
+    if host_cap[0] < 0 or host_cap[1] < 0:
+        meter.fail(GiveUp.HOSTS_STATES if host_cap[1] < 0 else GiveUp.hosts(left))
+        return None
+    return found
 
 
 def pair_rows(listing: Listing) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
