@@ -425,6 +425,55 @@ def test_opening_cores_are_every_minimal_collection_once(seed):
         assert not Counter(key) - Counter(rack)
 
 
+def _random_rack(profile, rng, low, high):
+    ts = profile.tileset
+    pool = [t for t in range(ts.n_codes) if t != ts.joker for _ in range(ts.copies)] + [ts.joker] * ts.jokers
+    return tuple(sorted(rng.choice(pool, size=int(rng.integers(low, high)), replace=False).tolist()))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_opening_cores_past_their_first_room(monkeypatch, seed):
+    """``opening.opening_cores`` searches again with more room where its first room for cores
+    (``CORES_ROOM``) runs out: with room for one core at first, the same cores in the same order,
+    and its limits still hold."""
+    from rummisim.solver import opening
+
+    profile = load_profile("polish-40")
+    rng = np.random.default_rng(seed)
+    racks = [_random_rack(profile, rng, 14, 26) for _ in range(4)]
+    wide = [[core for core in opening.opening_cores(rack, profile)] for rack in racks]
+    assert max(len(cores) for cores in wide) > 8
+    monkeypatch.setattr(opening, "CORES_ROOM", 1)
+    assert [list(opening.opening_cores(rack, profile)) for rack in racks] == wide
+    for rack, cores in zip(racks, wide, strict=True):
+        if len(cores) > 1:
+            with pytest.raises(opening.TooManyCores):
+                opening.opening_cores(rack, profile, limit=len(cores) - 1)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_cores_laid_first(seed):
+    """``Cores.laid_first``: the cores made of sets of a play (each as often as it lies there)
+    first, then fewest tiles first, ties in the order found, as a sort by that key says."""
+    from collections import Counter
+
+    from rummisim.solver.opening import opening_cores
+
+    profile = load_profile("polish-40")
+    rng = np.random.default_rng(seed)
+    cores = opening_cores(_random_rack(profile, rng, 16, 26), profile)
+    listed = list(cores)
+    picked = [s.meld for core in listed if rng.random() < 0.3 for s in core]
+    laid = tuple(picked[: int(rng.integers(0, 10))] + [s.meld for s in cores.sets if rng.random() < 0.1])
+    on_table = Counter(laid)
+
+    def key(k):
+        sets = Counter(s.meld for s in listed[k])
+        return (any(on_table[m] < n for m, n in sets.items()), sum(len(s.tiles) for s in listed[k]))
+
+    assert cores.laid_first(laid) == sorted(range(len(listed)), key=key)
+
+
 def _sets_formed_alone(rack, profile):
     """Every valid set some tiles of ``rack`` form alone, by brute force: each sub-multiset of
     three tiles or more, its jokers at every face (``make_meld`` decides)."""

@@ -327,21 +327,13 @@ def _cored_opening(rack, base, profile, objective, meter) -> _Found | None:
             return None
         if not isinstance(full, Undecoded) and (not full[2] or _opens_alone(profile, base, rack, full)):
             return full  # no play at all, or one that opens alone
+    order: list[int] | range = range(len(cores))
     if full is not None and not isinstance(full, Undecoded):
-        laid: dict[Meld, int] = {}
-        for meld in full[1]:
-            laid[meld] = laid.get(meld, 0) + 1
-
-        def order(core):
-            sets: dict[Meld, int] = {}
-            for s in core:
-                sets[s.meld] = sets.get(s.meld, 0) + 1
-            return (any(laid.get(m, 0) < n for m, n in sets.items()), sum(len(s.tiles) for s in core))
-
-        cores.sort(key=order)
+        order = cores.laid_first(full[1])  # (those made of sets of that play first)
     gains = tile_gains(profile, objective)
     best: _Found = (0, base, ())
-    for core in cores:
+    for k in order:
+        core = cores[k]
         if full is not None and best[2] and best[0] >= full[0]:
             break
         used = [t for s in core for t in s.tiles]

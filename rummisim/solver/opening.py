@@ -27,10 +27,14 @@ are then any play of the other tiles). Pure; no I/O.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import chain, combinations
+from operator import attrgetter
 
+import numba
 import numpy as np
 
 from rummisim.melds import (
@@ -200,56 +204,200 @@ class TooManyCores(Exception):
     """The search for opening cores passed its limit (the caller hands the position on)."""
 
 
+class Cores:
+    """``opening_cores``' answer: the cores in the order found, each a tuple of rack-only sets
+    (``cores[k]``, made when asked for: an opening that settles at its first core reads no other),
+    held as indices into ``sets`` (``flat``; core ``k`` ends at ``ends[k]``)."""
+
+    def __init__(self, sets: list[RackSet], flat: np.ndarray, ends: np.ndarray):
+        self.sets, self.flat, self.ends = sets, flat, ends
+
+    def __len__(self) -> int:
+        return int(self.ends.shape[0])
+
+    def __getitem__(self, k: int) -> tuple[RackSet, ...]:
+        start = int(self.ends[k - 1]) if k else 0
+        return tuple(map(self.sets.__getitem__, self.flat[start : self.ends[k]].tolist()))
+
+    def __iter__(self) -> Iterator[tuple[RackSet, ...]]:
+        return (self[k] for k in range(len(self)))
+
+    def laid_first(self, laid: tuple[Meld, ...]) -> list[int]:
+        """The cores' indices, those made of sets in ``laid`` (each as often as it lies there)
+        first, then fewest tiles first, in the order found where these tie."""
+        n, n_sets = len(self), len(self.sets)
+        if not n:
+            return []
+        by_tiles: dict[tuple[int, ...], list[int]] = {}  # (sets of the same tiles at other faces)
+        for i, s in enumerate(self.sets):
+            by_tiles.setdefault(s.tiles, []).append(i)
+        have = np.zeros(n_sets, dtype=np.int64)  # how often each set lies in ``laid``
+        for meld, times in Counter(laid).items():
+            for i in by_tiles.get(tuple(sorted(meld.tiles)), ()):
+                if self.sets[i].meld == meld:
+                    have[i] = times
+        starts = np.r_[0, self.ends[:-1]]
+        owner = np.repeat(np.arange(n), self.ends - starts)
+        pairs, taken = np.unique(owner * n_sets + self.flat, return_counts=True)
+        short = np.zeros(n, dtype=bool)  # (a set taken more often than it lies there)
+        short[pairs[taken > have[pairs % n_sets]] // n_sets] = True
+        sizes = np.array([len(s.tiles) for s in self.sets], dtype=np.int64)
+        tiles = np.add.reduceat(sizes[self.flat], starts)
+        return np.lexsort((tiles, short)).tolist()
+
+
 def opening_cores(
     rack: tuple[int, ...], profile: RuleProfile, *, limit: int = 1 << 30, nodes: int = 1 << 30
-) -> list[tuple[RackSet, ...]]:
+) -> Cores:
     """The minimal collections of rack-only sets worth ``initial_meld.threshold`` (see the
     module docstring), one per multiset of tiles; ``TooManyCores`` past ``limit`` of them or
-    ``nodes`` search steps."""
+    ``nodes`` search steps. The search runs compiled (``_cores``; after 0.3.23: ``polish-40``'s
+    holding positions, whose racks form hundreds of cores, spent an eighth of their time here)."""
     threshold = profile.initial_meld.threshold
-    sets = sorted(rack_only_sets(rack, profile), key=lambda s: -s.value)
+    sets = sorted(rack_only_sets(rack, profile), key=attrgetter("value"), reverse=True)  # (stable)
     if profile.initial_meld.sets == "one_qualifying":  # one set worth the threshold alone
-        alone = {s.tiles: (s,) for s in sets if s.value >= threshold}
+        alone: dict[tuple[int, ...], int] = {}  # (the last set of each multiset of tiles)
+        for i, s in enumerate(sets):
+            if s.value >= threshold:
+                alone[s.tiles] = i
         if len(alone) > limit:
             raise TooManyCores
-        return list(alone.values())
-    # the tile counts packed into one integer, a field of ``bits`` per code whose top bit (a
-    # guard) is set in the tiles left: a set fits them where subtracting its counts leaves every
-    # guard set (a field that falls short borrows its own guard, never the next field's)
-    bits = max(rack.count(t) for t in set(rack)).bit_length() + 1 if rack else 2
-    guard = sum(1 << (bits * code + bits - 1) for code in range(profile.tileset.n_codes))
-    needs = [_packed(s.tiles, bits) for s in sets]
-    found: dict[int, tuple[RackSet, ...]] = {}
-    chosen: list[RackSet] = []
-    budget = [nodes]
-
-    def search(start: int, value: int, left: int, used: int) -> None:
-        for i in range(start, len(sets)):
-            budget[0] -= 1
-            if budget[0] < 0:
-                raise TooManyCores
-            rest = left - needs[i]
-            if rest & guard != guard:
-                continue  # the tiles left do not hold this set
-            s = sets[i]
-            chosen.append(s)
-            if value + s.value >= threshold:
-                key = used + needs[i]  # the multiset of tiles of the collection
-                if key not in found:
-                    found[key] = tuple(chosen)
-                    if len(found) > limit:
-                        raise TooManyCores
-            else:
-                search(i, value + s.value, rest, used + needs[i])
-            chosen.pop()
-
-    search(0, 0, _packed(rack, bits) + guard, 0)
-    return list(found.values())
+        return Cores(sets, np.array(list(alone.values()), dtype=np.int64), np.arange(1, len(alone) + 1))
+    tiles = _padded([s.tiles for s in sets])
+    values = np.fromiter(map(attrgetter("value"), sets), dtype=np.int64, count=len(sets))
+    have = np.bincount(np.asarray(rack, dtype=np.int64), minlength=profile.tileset.n_codes)
+    room = CORES_ROOM
+    while True:
+        found, flat, ends = _cores(tiles, values, have, threshold, limit, nodes, room)
+        if found == TOO_MANY:
+            raise TooManyCores
+        if found != NO_ROOM:
+            return Cores(sets, flat, ends)
+        room *= 8  # (searched again with room for more)
 
 
-def _packed(tiles, bits: int) -> int:
-    """The counts of ``tiles``' codes packed into one integer, ``bits`` a code."""
-    out = 0
-    for t in tiles:
-        out += 1 << (bits * t)
+CORES_ROOM = 1024  # cores ``_cores`` first makes room for
+
+
+def _padded(rows: list[tuple[int, ...]]) -> np.ndarray:
+    """The rows of codes as a matrix, padded with -1."""
+    sizes = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+    codes = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=int(sizes.sum()))
+    out = np.full((len(rows), int(sizes.max(initial=0))), -1, dtype=np.int64)
+    starts = np.cumsum(sizes) - sizes
+    out[np.repeat(np.arange(len(rows)), sizes), np.arange(codes.shape[0]) - np.repeat(starts, sizes)] = codes
     return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _cores(tiles, values, have, threshold, limit, nodes, room):
+    """``opening_cores``' depth-first search over the sets (``tiles``: each set's codes, padded
+    with -1; ``values``: highest first): each collection in that order, the same set again or a
+    later one next, reported where its value reaches ``threshold`` (the set just added is then its
+    least valuable, and the value before it was below: it is minimal), the first of each multiset
+    of tiles kept. Returns (cores found, or ``TOO_MANY`` past ``limit`` cores or ``nodes`` steps,
+    or ``NO_ROOM`` past ``room`` cores; the sets of each core, flat; where each core ends in it).
+    A multiset of tiles is told apart by its counts (``rows``), looked up by a hash kept as the
+    sets are chosen: the sum of a mix of each code. (Its arrays are made once, never grown: arrays
+    assigned again in the loop made it ten times slower.)"""
+    n_sets, width = tiles.shape
+    n_codes = have.shape[0]
+    mix = np.empty(n_codes, dtype=np.uint64)
+    for code in range(n_codes):
+        mix[code] = _mix(code)
+    left = have.copy()
+    cap = int(have.sum()) + 1  # (each set takes a tile at least)
+    pos = np.zeros(cap, dtype=np.int64)  # the next set to try at each depth
+    below = np.zeros(cap, dtype=np.int64)  # the value of the sets chosen before it
+    chosen = np.zeros(cap, dtype=np.int64)
+    # the cores found: their tiles' hash and counts, their sets; a hash table of their indices
+    keys = np.empty(room, dtype=np.uint64)
+    rows = np.empty((room, n_codes), dtype=np.int8)  # (a rack holds few tiles of a code)
+    ends = np.empty(room, dtype=np.int64)
+    flat = np.empty(room * cap, dtype=np.int64)
+    slots = np.full(2 * room, -1, dtype=np.int64)
+    mask = slots.shape[0] - 1
+    found = used = 0
+    budget = nodes
+    h = np.uint64(0)  # the hash of the tiles chosen
+    d = 0
+    while d >= 0:
+        i = pos[d]
+        if i == n_sets:  # this depth is done: back to the set chosen before it
+            d -= 1
+            if d >= 0:
+                h = _give_back(left, tiles[chosen[d]], mix, h)
+                pos[d] += 1
+            continue
+        budget -= 1
+        if budget < 0:
+            return TOO_MANY, flat, ends
+        fits = True
+        for w in range(width):
+            t = tiles[i, w]
+            if t < 0:
+                break
+            left[t] -= 1
+            h += mix[t]
+            fits = fits and left[t] >= 0
+        chosen[d] = i
+        if fits and below[d] + values[i] < threshold:
+            below[d + 1] = below[d] + values[i]
+            pos[d + 1] = i
+            d += 1
+            continue
+        if fits:
+            s = np.int64(h & np.uint64(mask))
+            while slots[s] >= 0 and not _same(keys, rows, slots[s], h, have, left):
+                s = (s + 1) & mask
+            if slots[s] < 0:  # a new multiset of tiles
+                if found == room:
+                    return NO_ROOM, flat, ends
+                slots[s] = found
+                keys[found] = h
+                for code in range(n_codes):
+                    rows[found, code] = have[code] - left[code]
+                flat[used : used + d + 1] = chosen[: d + 1]
+                used += d + 1
+                ends[found] = used
+                found += 1
+                if found > limit:
+                    return TOO_MANY, flat, ends
+        h = _give_back(left, tiles[i], mix, h)
+        pos[d] += 1
+    return found, flat[:used], ends[:found]
+
+
+TOO_MANY = -1  # ``_cores``: past its limits
+NO_ROOM = -2  # ... past the room it was given
+
+
+@numba.njit(cache=True, nogil=True)
+def _mix(code):
+    """A 64-bit mix of a code (splitmix64's finaliser): ``_cores``' hash of a multiset of tiles
+    is the sum over its tiles."""
+    z = np.uint64(code + 1) * np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _give_back(left, set_tiles, mix, h):
+    """A set's tiles back among those left; the hash of the tiles chosen without them."""
+    for t in set_tiles:
+        if t >= 0:
+            left[t] += 1
+            h -= mix[t]
+    return h
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _same(keys, rows, k, h, have, left):
+    """Whether ``_cores``' core ``k`` holds the tiles ``have - left`` (hash ``h``)."""
+    if keys[k] != h:
+        return False
+    code = 0
+    while code < have.shape[0] and rows[k, code] == have[code] - left[code]:
+        code += 1
+    return code == have.shape[0]
