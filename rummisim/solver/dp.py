@@ -63,6 +63,7 @@ from rummisim.solver.common import (
     tile_gain,
     tile_gains,
 )
+from rummisim.solver.cored import CoreRows
 from rummisim.solver.jokers import _solve_rack
 from rummisim.solver.opening import TooManyCores, best_single_set, opening_cores
 from rummisim.solver.passes import (
@@ -332,10 +333,18 @@ def _cored_opening(rack, base, profile, objective, meter) -> _Found | None:
         order = cores.laid_first(full[1])  # (those made of sets of that play first)
     gains = tile_gains(profile, objective)
     best: _Found = (0, base, ())
-    for k in order:
-        core = cores[k]
+    rows: CoreRows | None = None  # (made once a core has an opening: the floor is known)
+    at = 0
+    while at < len(order):
         if full is not None and best[2] and best[0] >= full[0]:
             break
+        if best[2] and CoreRows.applies(profile, base):
+            rows = rows or CoreRows(rack, base, profile, objective, cores, meter)
+            at += rows.refuted(order, at, best[0], meter)  # (those that find nothing, in one call)
+            if at == len(order):
+                break
+        core = cores[order[at]]
+        at += 1
         used = [t for s in core for t in s.tiles]
         rest = list(rack)
         for t in used:

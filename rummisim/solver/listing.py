@@ -79,68 +79,83 @@ def refuted_rows(
     (``starts``: per row, the sets of the level it begins, else 0) begins a level of more sets than
     the solves left; only where ``batched``. (The passes do not look in ``Meter.refuted``: a pass
     remembered there costs less to run again than to look up, and charges the same states.)"""
-    ts = profile.tileset
-    joker = ts.joker
     if not rows.shape[0]:
         return 0
+    joker = profile.tileset.joker
     base_t, base_r, base_offset = listing.base
-    t0 = base_t - listing.table[rows[0]].sum(axis=0)
-    r0 = base_r - listing.rack[rows[0]].sum(axis=0)
-    n_jokers = int(t0[joker] + r0[joker])
-    copies = max(ts.copies, int((t0[:joker] + r0[:joker]).max()))
+    tables = base_t - listing.table[rows].sum(axis=1)
+    racks = base_r - listing.rack[rows].sum(axis=1)
+    # the floor less the score of the base, of each row's sets' rack tiles and of its rack jokers
+    jokers_gain = item_gain(profile.jokers.penalty, objective)
+    needs = floor - base_offset - listing.gain[rows].sum(axis=1) - racks[:, joker] * jokers_gain
+    if starts is None:
+        starts = np.zeros(rows.shape[0], dtype=np.int64)
+    gains = _position_gains(profile, objective)
+    ones = np.ones(rows.shape[0], dtype=np.int64)
+    done, created = refute_pools(
+        profile, meter, (tables, racks), needs[:, None], ones, ones - 1, (gains, gains),
+        (host_cap[0], host_cap[1]), starts[: rows.shape[0]],
+    )  # fmt: skip
+    host_cap[0] -= done
+    host_cap[1] -= created
+    return done
+
+
+def refute_pools(
+    profile: RuleProfile, meter: Meter, pools: tuple[np.ndarray, np.ndarray], floors: np.ndarray,
+    n_floors: np.ndarray, sides: np.ndarray, gains: tuple[np.ndarray, np.ndarray], caps: tuple[int, int],
+    starts: np.ndarray,
+) -> tuple[int, int]:  # fmt: skip
+    """How many rows (a plain pass each: ``pools``, the table's and the rack's counts per row, by
+    code; its floors, ``floors[i, :n_floors[i]]`` in turn; its position gains ``gains[sides[i]]``),
+    from the first on, find no play (``_refute``), and their states, charged to ``meter``. It stops
+    before the first row that finds a play, passes a limit or the search budget, needs tables other
+    than the first row's, would not be searched (a count below zero, too many jokers), or passes
+    ``caps`` (solves and states left to a host listing; ``starts``: per row, the solves a level it
+    begins needs). No pins, no host fields, no wrap."""
+    ts = profile.tileset
+    joker = ts.joker
+    tables, racks = pools
+    first = tables[0] + racks[0]
+    n_jokers = int(first[joker])
+    copies = max(ts.copies, int(first[:joker].max()))
     tab = _tables(profile, copies, n_jokers, False)
     if tab is None:
-        return 0
+        return 0, 0
     n_values, n_col, n_pos, _ = _grid_shape(profile)
     left = UNLIMITED if meter.left is None else meter.left
     call = UNLIMITED if meter.call_limit is None else meter.call_limit
-    if starts is None:
-        starts = np.zeros(rows.shape[0], dtype=np.int64)
-    row_sets = (listing.table, listing.rack, listing.gain)
     fit = (joker, ts.jokers, ts.copies, n_jokers, copies)
-    caps = (left, call, host_cap[0], host_cap[1])
-    # the floor less the base's score (each row's sets' rack tiles and rack jokers: ``_refute``)
-    need = (floor - base_offset, item_gain(profile.jokers.penalty, objective))
     records = tuple(tab.kernel), tuple(_buffers()), tuple(_no_pins((n_pos, n_col)))
     done, created = _refute(
-        base_t, base_r, row_sets, rows, starts[: rows.shape[0]], need, fit, (n_values, n_col, n_pos),
-        _position_gains(profile, objective), *records, caps, meter.options.prune_dead,
-        meter.options.mirror_refute,
+        tables, racks, floors, n_floors, sides, starts, fit, (n_values, n_col, n_pos), gains, *records,
+        (left, call, *caps), meter.options.prune_dead, meter.options.mirror_refute,
     )  # fmt: skip
     meter.spend(int(created))
-    host_cap[0] -= int(done)
-    host_cap[1] -= int(created)
-    return int(done)
+    return int(done), int(created)
 
 
 @numba.njit(cache=True, nogil=True)
 def _refute(
-    base_t, base_r, row_sets, rows, starts, need, fit, shape, gain, tables, buffers, pins, caps, prune, mirror
+    tables, racks, floors, n_floors, sides, starts, fit, shape, gains, kernel, buffers, pins, caps, prune,
+    mirror,
 ):  # fmt: skip
-    """The passes of ``refuted_rows``, one per row, while each finds nothing: (how many did, their
-    states). Each row's pools are the base less its sets (``row_sets``: table and rack counts and the
-    rack tiles' score, per set); a row whose pools differ from the first's in the tables they need
-    (``fit``: the joker code, the jokers the tile set has, its copies, the first row's jokers and
-    copies) or would not be searched (a count below zero), that finds a play, passes the caps
-    (``caps``: states the search may still create, a pass may create, solves and states left to
-    the listing), or begins a level of more sets than the solves left, is not counted."""
-    table_sets, rack_sets, gain_sets = row_sets
-    need, joker_gain = need
+    """The passes of ``refute_pools``, one per row, while each finds nothing: (how many did, their
+    states). A row whose pools differ from the first's in the tables they need (``fit``: the joker
+    code, the jokers the tile set has, its copies, the first row's jokers and copies) or would not
+    be searched (a count below zero), that finds a play, passes the caps (``caps``: states the
+    search may still create, a pass may create, solves and states left to a host listing), or
+    begins a level of more sets than the solves left, is not counted."""
     joker, max_jokers, base_copies, n_jokers, copies = fit
     left, call, solves, states = caps
     n_values, n_col, n_pos = shape
-    bounds = np.empty(1, dtype=np.int64)
+    up, down = gains
     created = 0
-    for i in range(rows.shape[0]):
+    for i in range(tables.shape[0]):
         if starts[i] > solves - i:
             return i, created
-        tc = base_t.copy()
-        rc = base_r.copy()
-        bound = need
-        for h in rows[i]:
-            tc -= table_sets[h]
-            rc -= rack_sets[h]
-            bound -= gain_sets[h]
+        tc = tables[i]
+        rc = racks[i]
         most = base_copies
         for code in range(joker):
             if tc[code] < 0 or rc[code] < 0:
@@ -151,15 +166,15 @@ def _refute(
             return i, created
         limit = min(left - created, call)
         tgrid, rgrid, wrapable, allow_group = _grid_arrays(tc, rc, n_values, n_col, n_pos, False)
-        bounds[0] = bound - rc[joker] * joker_gain
-        grids = (tgrid, rgrid, gain, wrapable, allow_group, n_jokers)
+        bounds = floors[i, : n_floors[i]].copy()
+        grids = (tgrid, rgrid, up if sides[i] == 0 else down, wrapable, allow_group, n_jokers)
         found, made = _run_passes(
-            grids, tables, buffers, pins, None, bounds, limit, 0, 0, prune, None, mirror
+            grids, kernel, buffers, pins, None, bounds, limit, 0, 0, prune, None, mirror
         )
         if found != NO_STATE or i + 1 > solves or created + made > states:
             return i, created
         created += made
-    return rows.shape[0], created
+    return tables.shape[0], created
 
 
 def pair_search(

@@ -1,6 +1,6 @@
 """A position read from the top down: each tile of value ``v`` as the same colour's ``V + 1 - v``
 (``flip_codes``, ``flip_tiles``), its sets and plays so read (``flip_sets``, ``flip_play``), and
-which way a turn's search reads a position (``rack_first``, ``reads_down``). Pure; no I/O.
+which way a turn's search reads a position (``rack_first``, ``reads_down``, ``above``). Pure; no I/O.
 
 Why read from the top down. The DP sweeps the values from 1 up, and its floors (``passes``) drop a
 state once the rack tiles it has passed without placing rule the floor out: they bite only after
@@ -67,15 +67,15 @@ def rack_first(
     rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile, options: SearchOptions
 ) -> bool:
     """Whether a turn-mode search (a turn's, or an opening's rest of the rack on the table) reads
-    the position from the top down: ``SearchOptions.rack_first``, no wrap, the table rearranged
-    (without rearrangement every set is pinned: too few states to pay for the flip), and
-    ``reads_down``."""
-    return (
-        options.rack_first
-        and not profile.wrap
-        and profile.turn.rearrange
-        and reads_down(rack, table, profile)
-    )
+    the position from the top down: where it may (``may_read_down``) and ``reads_down``."""
+    return may_read_down(profile, options) and reads_down(rack, table, profile)
+
+
+def may_read_down(profile: RuleProfile, options: SearchOptions) -> bool:
+    """Whether a turn-mode search may read its position from the top down:
+    ``SearchOptions.rack_first``, no wrap, the table rearranged (without rearrangement every set is
+    pinned: too few states to pay for the flip)."""
+    return options.rack_first and not profile.wrap and profile.turn.rearrange
 
 
 def reads_down(rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProfile) -> bool:
@@ -83,13 +83,25 @@ def reads_down(rack: tuple[int, ...], table: tuple[Meld, ...], profile: RuleProf
     tiles' mean value is above the table's (see the module docstring)."""
     values, joker = _values(profile), profile.tileset.joker
     rack_numbered = len(rack) - rack.count(joker)
+    return bool(above(sum(map(values.__getitem__, rack)), rack_numbered, *table_values(table, profile)))
+
+
+def table_values(table: tuple[Meld, ...], profile: RuleProfile) -> tuple[int, int]:
+    """(the face values of the table's numbered tiles, how many they are), for ``above``."""
+    values, joker = _values(profile), profile.tileset.joker
     table_sum = table_numbered = 0
     for m in table:
         table_sum += sum(map(values.__getitem__, m.tiles))
         table_numbered += len(m.tiles) - m.tiles.count(joker)
-    if not rack_numbered or not table_numbered:
-        return False
-    return sum(map(values.__getitem__, rack)) * table_numbered > table_sum * rack_numbered
+    return table_sum, table_numbered
+
+
+def above(rack_sum, rack_numbered, table_sum: int, table_numbered: int):
+    """``reads_down`` by the sums and counts of numbered tiles (racks as numbers, or arrays of them:
+    ``cored.CoreRows``): the rack's mean above the table's, both holding some."""
+    return (
+        (rack_numbered > 0) & (table_numbered > 0) & (rack_sum * table_numbered > table_sum * rack_numbered)
+    )
 
 
 @lru_cache(maxsize=64)
