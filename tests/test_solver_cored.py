@@ -14,8 +14,8 @@ import rummisim.solver.dp as dp
 from rummisim import load_profile
 from rummisim.solver import solve
 from rummisim.solver.budget import Meter
-from rummisim.solver.cored import CoreRows, _ladders
-from rummisim.solver.passes import NO_BOUND, _bounds
+from rummisim.solver.cored import CoreRows
+from rummisim.solver.passes import NO_BOUND
 
 # the profiles whose openings search cores: beside the table (``may_touch_table``), on an empty
 # one, with free table jokers, with a discard pile, opening sets worth the threshold alone
@@ -61,7 +61,7 @@ def test_refuted_cores_are_the_searches_one_by_one(monkeypatch, name):
                 assert i == done  # the batch stops before a core without a rest
                 break
             alone = Meter(None, options=meter.options)
-            floor = best + 1 - int(self.gains[k])
+            floor = best + 1 - int(self.made.set_gain[self.rows[k]].sum())
             found = dp._best_play_read(tuple(rest), base, profile, objective, alone, floor)
             assert found is not None
             if i < done:
@@ -97,19 +97,3 @@ def test_openings_in_one_call_are_the_openings_core_by_core(monkeypatch, name):
     batched = answers()
     monkeypatch.setattr(CoreRows, "applies", staticmethod(lambda profile, base: False))
     assert answers() == batched
-
-
-@pytest.mark.parametrize("objective", ["tiles", "value", "tiles from the top", "value from the top"])
-def test_ladders_are_the_bounds_above_each_floor(objective):
-    """``cored._ladders``: per rack, ``passes._bounds`` above its floor, highest first, then the floor."""
-    profile = load_profile("polish-40")
-    joker = profile.tileset.joker
-    rng = np.random.default_rng(4530)
-    racks = np.zeros((60, joker), dtype=np.int64)
-    for row in racks:
-        row[rng.choice(joker, size=int(rng.integers(0, 6)), replace=False)] = 1
-    needs = rng.integers(-2000, 7000, size=60)
-    floors, counts = _ladders(racks, needs, profile, objective)
-    for row, need, got, n in zip(racks, needs, floors, counts, strict=True):
-        expected = [b for b in _bounds(row, profile, objective) if need < b] + [int(need)]
-        assert got[:n].tolist() == expected

@@ -6,12 +6,11 @@ found so far, and most of those searches find nothing: ``polish-40`` holding #21
 cores, most in under 600 states, where the Python around each pass cost more than the pass. Where
 the rest's search is one plain pass (the table rearranged, no locked joker on it, no wrap:
 ``CoreRows.applies``), ``CoreRows.refuted`` runs those passes core after core in one call
-(``listing.refute_pools``), each as ``dp._best_play_read`` would run it: read from the top down
+(``listing.refute_rows``), each as ``dp._best_play_read`` would run it: read from the top down
 where ``reading.rack_first`` says so, the floors of the whole rest first and then the one that beats
-the best opening (``passes._bounds``, here ``_ladders``). It stops before the first core that
-finds a play, passes a limit or needs other tables; the caller's own path takes that core
-(uncharged here). So the passes, floors and states are those of the cores one by one, and so are
-the answers. Pure; no I/O.
+the best opening (``passes._bounds``). It stops before the first core that finds a play, passes a
+limit or needs other tables; the caller's own path takes that core (uncharged here). So the passes,
+floors and states are those of the cores one by one, and so are the answers. Pure; no I/O.
 """
 
 from __future__ import annotations
@@ -21,18 +20,18 @@ import numpy as np
 from rummisim.melds import Meld
 from rummisim.profile import RuleProfile
 from rummisim.solver.budget import Meter
-from rummisim.solver.common import FROM_THE_TOP, TILE_WEIGHT, tile_gains
-from rummisim.solver.common import gain as item_gain
-from rummisim.solver.listing import BATCH, refute_pools
-from rummisim.solver.opening import Cores
-from rummisim.solver.passes import SLACK_TILES, _face_values, _position_gains
+from rummisim.solver.common import tile_gains
+from rummisim.solver.listing import BATCH, Rows, refute_rows
+from rummisim.solver.opening import Cores, padded
 from rummisim.solver.reading import _values, above, flip_codes, may_read_down, table_values
 
 
 class CoreRows:
-    """The pools of each core's rest of the rack (``rack`` less the core) on ``base``, read as its
-    search reads them: ``tables``, ``racks`` (counts by code, per core), ``sides`` (1 where read
-    from the top down), ``gains`` (each core's own score)."""
+    """The rests of the cores of ``rack`` on ``base`` as ``listing.refute_rows`` takes them: each
+    side's pools (the table and the rack as read, ``reading``), less a core's sets (``rows``: the
+    indices of its sets, counted on the side it is read from, padded with a set that takes
+    nothing); per core its side (``sides``: 1 where read from the top down) and rest (``sizes``:
+    tiles)."""
 
     def __init__(
         self, rack: tuple[int, ...], base: tuple[Meld, ...], profile: RuleProfile, objective: str,
@@ -40,26 +39,32 @@ class CoreRows:
     ):  # fmt: skip
         ts = profile.tileset
         n, joker = ts.n_codes, ts.joker
-        self.profile, self.objectives = profile, (objective, FROM_THE_TOP[objective])
+        self.profile, self.objective = profile, objective
         self.position = (rack, base, objective, cores)  # (for the tests, which search core by core)
+        n_sets = len(cores.sets)
         codes = np.array([t for s in cores.sets for t in s.tiles], dtype=np.int64)
-        owner = np.repeat(np.arange(len(cores.sets)), [len(s.tiles) for s in cores.sets])
-        in_sets = np.zeros((len(cores.sets), n), dtype=np.int64)
+        owner = np.repeat(np.arange(n_sets), [len(s.tiles) for s in cores.sets])
+        in_sets = np.zeros((2 * n_sets + 1, n), dtype=np.int64)  # (each set read either way; none)
         np.add.at(in_sets, (owner, codes), 1)
-        starts = np.r_[0, cores.ends[:-1]]
-        taken = np.add.reduceat(in_sets[cores.flat], starts) if len(cores) else np.zeros((0, n), np.int64)
-        rest = np.bincount(np.asarray(rack, dtype=np.int64), minlength=n)[None, :] - taken
-        self.gains = taken @ np.array(tile_gains(profile, objective), dtype=np.int64)
-        self.sizes = rest.sum(axis=1)
+        flip = np.array(flip_codes(profile), dtype=np.int64)
+        in_sets[n_sets : 2 * n_sets] = in_sets[:n_sets, flip]
+        gains = in_sets[:n_sets] @ np.array(tile_gains(profile, objective), dtype=np.int64)
+        counts = np.bincount(np.asarray(rack, dtype=np.int64), minlength=n)
         table = np.bincount(np.array([t for m in base for t in m.tiles], dtype=np.int64), minlength=n)
-        values = np.array(_values(profile), dtype=np.int64)
+        rows = padded(cores.flat, np.diff(cores.ends, prepend=0), 2 * n_sets)
+        taken = in_sets[rows].sum(axis=1)
+        self.sizes = counts.sum() - taken.sum(axis=1)
         down = np.zeros(len(cores), dtype=bool)
         if may_read_down(profile, meter.options):  # (as ``reading.rack_first`` decides, core by core)
+            values = np.array(_values(profile), dtype=np.int64)
+            rest = counts[None, :] - taken
             down = above(rest @ values, rest[:, :joker].sum(axis=1), *table_values(base, profile))
-        flip = np.array(flip_codes(profile), dtype=np.int64)
-        self.tables = np.where(down[:, None], table[flip][None, :], table[None, :])
-        self.racks = np.where(down[:, None], rest[:, flip], rest)
         self.sides = down.astype(np.int64)
+        self.rows = np.where(down[:, None] & (rows < n_sets), rows + n_sets, rows)
+        # (the read sets' score is the set's: either reading scores a play the same)
+        set_gain = np.r_[gains, gains, 0]
+        pools = np.stack([table, table[flip]]), np.stack([counts, counts[flip]])
+        self.made = Rows(*pools, np.zeros_like(in_sets), in_sets, set_gain)
 
     @staticmethod
     def applies(profile: RuleProfile, base: tuple[Meld, ...]) -> bool:
@@ -73,47 +78,14 @@ class CoreRows:
         """How many of the cores ``order[at:]`` (up to ``BATCH``), from the first on, find no
         opening above ``best`` (their rests' passes, charged to ``meter``); it stops before a core
         whose rest is empty (the caller scores that core alone)."""
-        rows = np.array(order[at : at + BATCH], dtype=np.int64)
-        empty = np.flatnonzero(self.sizes[rows] == 0)
-        rows = rows[: empty[0]] if empty.shape[0] else rows
-        if not rows.shape[0]:
+        cs = np.array(order[at : at + BATCH], dtype=np.int64)
+        empty = np.flatnonzero(self.sizes[cs] == 0)
+        cs = cs[: empty[0]] if empty.shape[0] else cs
+        if not cs.shape[0]:
             return 0
-        racks, sides = self.racks[rows], self.sides[rows]
-        joker = self.profile.tileset.joker
-        floors = np.zeros((rows.shape[0], len(SLACK_TILES) + 1), dtype=np.int64)
-        counts = np.zeros(rows.shape[0], dtype=np.int64)
-        for side, objective in enumerate(self.objectives):
-            mine = np.flatnonzero(sides == side)
-            jokers_gain = item_gain(self.profile.jokers.penalty, objective)
-            needs = best + 1 - self.gains[rows[mine]] - racks[mine, joker] * jokers_gain
-            floors[mine], counts[mine] = _ladders(racks[mine, :joker], needs, self.profile, objective)
-        gains = (
-            _position_gains(self.profile, self.objectives[0]),
-            _position_gains(self.profile, self.objectives[1]),
-        )
-        tables = self.tables[rows]
         no_caps = np.iinfo(np.int64).max // 2
-        done, _ = refute_pools(
-            self.profile, meter, (tables, racks), floors, counts, sides, gains, (no_caps, no_caps),
-            np.zeros(rows.shape[0], dtype=np.int64),
+        done, _ = refute_rows(
+            self.profile, self.objective, meter, self.made, self.rows[cs], self.sides[cs], best + 1, True,
+            (no_caps, no_caps), np.zeros(cs.shape[0], dtype=np.int64),
         )  # fmt: skip
         return done
-
-
-def _ladders(rack_numbered: np.ndarray, needs: np.ndarray, profile: RuleProfile, objective: str):
-    """Per rack (a row of numbered counts by code) and floor ``needs``: the floors its search runs
-    in turn (``passes._bounds`` of the rack above the floor, highest first, then the floor), padded,
-    and how many they are."""
-    out = np.zeros((rack_numbered.shape[0], len(SLACK_TILES) + 1), dtype=np.int64)
-    if objective.startswith("tiles"):
-        n = rack_numbered.sum(axis=1)
-        ladder = TILE_WEIGHT * (n[:, None] - np.array(SLACK_TILES)[None, :])
-        ladder[np.array(SLACK_TILES)[None, :] >= n[:, None]] = np.iinfo(np.int64).min
-    else:
-        ladder = TILE_WEIGHT * (rack_numbered @ _face_values(profile, objective))[:, None]
-    keep = ladder > needs[:, None]
-    counts = keep.sum(axis=1)
-    for j in range(ladder.shape[1]):  # (each ladder falls: those kept come first)
-        out[keep[:, j], j] = ladder[keep[:, j], j]
-    out[np.arange(out.shape[0]), counts] = needs
-    return out, counts + 1

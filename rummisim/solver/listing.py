@@ -16,18 +16,23 @@ whose levels and caps it keeps). Pure; no I/O.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import NamedTuple
+
 import numba
 import numpy as np
 
 from rummisim.profile import RuleProfile
 from rummisim.solver.budget import UNLIMITED, GiveUp, Meter
 from rummisim.solver.choices import _legal, _whole_rack, _with_host
+from rummisim.solver.common import FROM_THE_TOP, TILE_WEIGHT, tile_gains
 from rummisim.solver.common import gain as item_gain
-from rummisim.solver.common import tile_gains
 from rummisim.solver.hosts import Host, freed_in
 from rummisim.solver.kernel import _buffers
 from rummisim.solver.passes import (
     NO_BOUND,
+    SLACK_TILES,
+    _face_values,
     _Found,
     _grid_arrays,
     _grid_shape,
@@ -81,100 +86,152 @@ def refuted_rows(
     remembered there costs less to run again than to look up, and charges the same states.)"""
     if not rows.shape[0]:
         return 0
-    joker = profile.tileset.joker
     base_t, base_r, base_offset = listing.base
-    tables = base_t - listing.table[rows].sum(axis=1)
-    racks = base_r - listing.rack[rows].sum(axis=1)
-    # the floor less the score of the base, of each row's sets' rack tiles and of its rack jokers
-    jokers_gain = item_gain(profile.jokers.penalty, objective)
-    needs = floor - base_offset - listing.gain[rows].sum(axis=1) - racks[:, joker] * jokers_gain
     if starts is None:
         starts = np.zeros(rows.shape[0], dtype=np.int64)
-    gains = _position_gains(profile, objective)
-    ones = np.ones(rows.shape[0], dtype=np.int64)
-    done, created = refute_pools(
-        profile, meter, (tables, racks), needs[:, None], ones, ones - 1, (gains, gains),
-        (host_cap[0], host_cap[1]), starts[: rows.shape[0]],
+    done, created = refute_rows(
+        profile, objective, meter, Rows(base_t, base_r, listing.table, listing.rack, listing.gain),
+        rows, np.zeros(rows.shape[0], dtype=np.int64), floor - base_offset, False, (host_cap[0], host_cap[1]),
+        starts[: rows.shape[0]],
     )  # fmt: skip
     host_cap[0] -= done
     host_cap[1] -= created
     return done
 
 
-def refute_pools(
-    profile: RuleProfile, meter: Meter, pools: tuple[np.ndarray, np.ndarray], floors: np.ndarray,
-    n_floors: np.ndarray, sides: np.ndarray, gains: tuple[np.ndarray, np.ndarray], caps: tuple[int, int],
-    starts: np.ndarray,
+class Rows(NamedTuple):
+    """What ``refute_rows``' rows are made of: the pools of each side (``table``, ``rack``: counts
+    by code; a row's side picks one), less the sets of the row (``set_table``, ``set_rack``: the
+    counts each set takes; ``set_gain``: the score of its rack tiles)."""
+
+    table: np.ndarray  # (sides, codes), or (codes,) for one side
+    rack: np.ndarray
+    set_table: np.ndarray  # (sets, codes)
+    set_rack: np.ndarray
+    set_gain: np.ndarray  # (sets,)
+
+
+def refute_rows(
+    profile: RuleProfile, objective: str, meter: Meter, made: Rows, rows: np.ndarray, sides: np.ndarray,
+    floor: int, ladder: bool, caps: tuple[int, int], starts: np.ndarray,
 ) -> tuple[int, int]:  # fmt: skip
-    """How many rows (a plain pass each: ``pools``, the table's and the rack's counts per row, by
-    code; its floors, ``floors[i, :n_floors[i]]`` in turn; its position gains ``gains[sides[i]]``),
-    from the first on, find no play (``_refute``), and their states, charged to ``meter``. It stops
-    before the first row that finds a play, passes a limit or the search budget, needs tables other
-    than the first row's, would not be searched (a count below zero, too many jokers), or passes
-    ``caps`` (solves and states left to a host listing; ``starts``: per row, the solves a level it
-    begins needs). No pins, no host fields, no wrap."""
+    """How many ``rows`` (a plain pass each: its side's pools less its sets, ``made``; side 1 read
+    from the top down, ``reading``), from the first on, find no play above ``floor`` less the score
+    of their sets' rack tiles and rack jokers (``_refute``), and their states, charged to ``meter``;
+    ``ladder``: each row's pass runs the floors of its whole rack above that first (``passes._bounds``),
+    as ``passes._best_or_bound`` does by default. It stops before the first row that finds a play,
+    passes a limit or the search budget, needs tables other than the first row's, would not be
+    searched (a count below zero, too many jokers), or passes ``caps`` (solves and states left to a
+    host listing; ``starts``: per row, the solves a level it begins needs). No pins, no host
+    fields, no wrap."""
     ts = profile.tileset
     joker = ts.joker
-    tables, racks = pools
-    first = tables[0] + racks[0]
-    n_jokers = int(first[joker])
-    copies = max(ts.copies, int(first[:joker].max()))
+    table, rack = np.atleast_2d(made.table), np.atleast_2d(made.rack)
+    side = int(sides[0])
+    t0 = table[side] - made.set_table[rows[0]].sum(axis=0)
+    r0 = rack[side] - made.set_rack[rows[0]].sum(axis=0)
+    n_jokers = int(t0[joker] + r0[joker])
+    copies = max(ts.copies, int((t0[:joker] + r0[:joker]).max()))
     tab = _tables(profile, copies, n_jokers, False)
     if tab is None:
         return 0, 0
     n_values, n_col, n_pos, _ = _grid_shape(profile)
     left = UNLIMITED if meter.left is None else meter.left
     call = UNLIMITED if meter.call_limit is None else meter.call_limit
-    fit = (joker, ts.jokers, ts.copies, n_jokers, copies)
+    gains, joker_gains, faces, slack = _sides(profile, objective)
+    # the floors: the score less each row's (``_refute``), and the ladders' (``passes._bounds``)
+    steps = (ladder, objective.startswith("tiles"), slack, faces)
     records = tuple(tab.kernel), tuple(_buffers()), tuple(_no_pins((n_pos, n_col)))
+    sets = (made.set_table, made.set_rack, made.set_gain)
     done, created = _refute(
-        tables, racks, floors, n_floors, sides, starts, fit, (n_values, n_col, n_pos), gains, *records,
+        table, rack, sets, rows, sides, starts, (floor, joker_gains), steps,
+        (joker, ts.jokers, ts.copies, n_jokers, copies), (n_values, n_col, n_pos), gains, *records,
         (left, call, *caps), meter.options.prune_dead, meter.options.mirror_refute,
     )  # fmt: skip
     meter.spend(int(created))
     return int(done), int(created)
 
 
+@lru_cache(maxsize=64)
+def _sides(profile: RuleProfile, objective: str) -> tuple:
+    """Per side of ``refute_rows``' rows (read from the bottom up, from the top down: ``reading``),
+    the position gains, a rack joker's score and each numbered code's face value (shared: never
+    written); the slack tiles of the ladders."""
+    back = {read: way for way, read in FROM_THE_TOP.items()}  # (a search read so already)
+    objectives = (objective, FROM_THE_TOP.get(objective) or back[objective])
+    gains = (_position_gains(profile, objectives[0]), _position_gains(profile, objectives[1]))
+    joker_gains = np.array([item_gain(profile.jokers.penalty, o) for o in objectives], dtype=np.int64)
+    faces = np.stack([_face_values(profile, o) for o in objectives])
+    return gains, joker_gains, faces, np.array(SLACK_TILES, dtype=np.int64)
+
+
 @numba.njit(cache=True, nogil=True)
 def _refute(
-    tables, racks, floors, n_floors, sides, starts, fit, shape, gains, kernel, buffers, pins, caps, prune,
-    mirror,
+    base_t, base_r, row_sets, rows, sides, starts, need, steps, fit, shape, gains, tables, buffers, pins,
+    caps, prune, mirror,
 ):  # fmt: skip
-    """The passes of ``refute_pools``, one per row, while each finds nothing: (how many did, their
-    states). A row whose pools differ from the first's in the tables they need (``fit``: the joker
-    code, the jokers the tile set has, its copies, the first row's jokers and copies) or would not
-    be searched (a count below zero), that finds a play, passes the caps (``caps``: states the
-    search may still create, a pass may create, solves and states left to a host listing), or
-    begins a level of more sets than the solves left, is not counted."""
+    """The passes of ``refute_rows``, one per row, while each finds nothing: (how many did, their
+    states). Each row's pools are its side's base less its sets (``row_sets``: table and rack counts
+    and the rack tiles' score, per set); its floor ``need`` (the floor, each side's score of a rack
+    joker) less its score, after its ladder (``steps``: whether it runs, whether the objective counts
+    tiles first, the slack tiles, each side's face values). A row whose pools differ from the
+    first's in the tables they need (``fit``: the joker code, the jokers the tile set has, its
+    copies, the first row's jokers and copies) or would not be searched (a count below zero), that
+    finds a play, passes the caps (``caps``: states the search may still create, a pass may create,
+    solves and states left to a host listing), or begins a level of more sets than the solves left,
+    is not counted."""
+    table_sets, rack_sets, gain_sets = row_sets
+    floor, joker_gains = need
+    ladder, by_tiles, slack, faces = steps
     joker, max_jokers, base_copies, n_jokers, copies = fit
     left, call, solves, states = caps
     n_values, n_col, n_pos = shape
     up, down = gains
+    bounds = np.empty(slack.shape[0] + 1, dtype=np.int64)
     created = 0
-    for i in range(tables.shape[0]):
+    for i in range(rows.shape[0]):
         if starts[i] > solves - i:
             return i, created
-        tc = tables[i]
-        rc = racks[i]
+        side = sides[i]
+        tc = base_t[side].copy()
+        rc = base_r[side].copy()
+        bound = floor
+        for h in rows[i]:
+            tc -= table_sets[h]
+            rc -= rack_sets[h]
+            bound -= gain_sets[h]
         most = base_copies
+        numbered = 0
+        worth = 0
         for code in range(joker):
             if tc[code] < 0 or rc[code] < 0:
                 return i, created
             most = max(most, tc[code] + rc[code])
+            numbered += rc[code]
+            worth += rc[code] * faces[side, code]
         jokers = tc[joker] + rc[joker]
         if tc[joker] < 0 or rc[joker] < 0 or jokers > max_jokers or jokers != n_jokers or most != copies:
             return i, created
+        bound -= rc[joker] * joker_gains[side]
+        n_bounds = 0
+        if ladder:  # (``passes._bounds``: the whole rack less a few tiles, or its whole value)
+            for k in range(slack.shape[0] if by_tiles else 1):
+                step = TILE_WEIGHT * (numbered - slack[k]) if by_tiles else TILE_WEIGHT * worth
+                if (not by_tiles or slack[k] < numbered) and step > bound:
+                    bounds[n_bounds] = step
+                    n_bounds += 1
+        bounds[n_bounds] = bound
         limit = min(left - created, call)
         tgrid, rgrid, wrapable, allow_group = _grid_arrays(tc, rc, n_values, n_col, n_pos, False)
-        bounds = floors[i, : n_floors[i]].copy()
-        grids = (tgrid, rgrid, up if sides[i] == 0 else down, wrapable, allow_group, n_jokers)
+        grids = (tgrid, rgrid, up if side == 0 else down, wrapable, allow_group, n_jokers)
+        floors = bounds[: n_bounds + 1].copy()
         found, made = _run_passes(
-            grids, kernel, buffers, pins, None, bounds, limit, 0, 0, prune, None, mirror
+            grids, tables, buffers, pins, None, floors, limit, 0, 0, prune, None, mirror
         )
         if found != NO_STATE or i + 1 > solves or created + made > states:
             return i, created
         created += made
-    return tables.shape[0], created
+    return rows.shape[0], created
 
 
 def pair_search(

@@ -282,10 +282,16 @@ CORES_ROOM = 1024  # cores ``_cores`` first makes room for
 def _padded(rows: list[tuple[int, ...]]) -> np.ndarray:
     """The rows of codes as a matrix, padded with -1."""
     sizes = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
-    codes = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=int(sizes.sum()))
-    out = np.full((len(rows), int(sizes.max(initial=0))), -1, dtype=np.int64)
+    return padded(np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=int(sizes.sum())), sizes, -1)
+
+
+def padded(flat: np.ndarray, sizes: np.ndarray, fill: int) -> np.ndarray:
+    """Rows of ``sizes`` items, one after the other in ``flat``, as a matrix padded with ``fill``."""
+    out = np.full((sizes.shape[0], int(sizes.max(initial=0))), fill, dtype=np.int64)
     starts = np.cumsum(sizes) - sizes
-    out[np.repeat(np.arange(len(rows)), sizes), np.arange(codes.shape[0]) - np.repeat(starts, sizes)] = codes
+    out[np.repeat(np.arange(sizes.shape[0]), sizes), np.arange(flat.shape[0]) - np.repeat(starts, sizes)] = (
+        flat
+    )
     return out
 
 
