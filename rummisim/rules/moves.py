@@ -257,29 +257,37 @@ def _best_rack_only_value(profile, new_table, played_counts, single: bool, spare
     turn may also touch the table, only such sets count toward the threshold); with
     ``spare``, only sets whose tiles leave ``spare(used counts)`` true."""
     candidates = []
+    left = played_counts.tolist()  # (the played tiles not in the sets chosen, as the search goes)
     for meld in new_table:
-        c = profile.tileset.counts(meld.tiles)
-        if np.all(c <= played_counts) and (spare is None or spare(c)):
-            candidates.append((meld_opening_value(meld, profile), c))
+        if any(left[t] < meld.tiles.count(t) for t in meld.tiles):
+            continue  # (not all its tiles were played)
+        counts = tuple(Counter(meld.tiles).items())
+        if spare is None or spare(profile.tileset.counts(meld.tiles)):
+            candidates.append((meld_opening_value(meld, profile), counts))
     if single or not candidates:
         return max((v for v, _ in candidates), default=0)
     candidates.sort(key=lambda vc: -vc[0])
+    after = [sum(v for v, _ in candidates[i:]) for i in range(len(candidates) + 1)]
     best = 0
     budget = [MAX_OPENING_SUBSETS]
 
-    def search(i: int, left: np.ndarray, total: int) -> None:
+    def search(i: int, total: int) -> None:
         nonlocal best
-        if total > best and (spare is None or spare(played_counts - left)):
+        if total > best and (spare is None or spare(played_counts - np.array(left))):
             best = total
         budget[0] -= 1
         if i == len(candidates) or budget[0] <= 0:
             return
-        if total + sum(v for v, _ in candidates[i:]) <= best:
+        if total + after[i] <= best:
             return
-        value, c = candidates[i]
-        if np.all(c <= left):
-            search(i + 1, left - c, total + value)
-        search(i + 1, left, total)
+        value, counts = candidates[i]
+        if all(left[t] >= n for t, n in counts):
+            for t, n in counts:
+                left[t] -= n
+            search(i + 1, total + value)
+            for t, n in counts:
+                left[t] += n
+        search(i + 1, total)
 
-    search(0, played_counts.copy(), 0)
+    search(0, 0)
     return best
