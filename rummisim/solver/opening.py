@@ -31,8 +31,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, combinations
-from operator import attrgetter
+from itertools import combinations
 
 import numba
 import numpy as np
@@ -66,12 +65,40 @@ def rack_only_sets(rack: tuple[int, ...], profile: RuleProfile) -> list[RackSet]
     by ``_window_sets`` (kept across calls: a window's sets depend only on which of its faces the
     rack holds; ``polish-40``'s host searches list a rack's sets at every host level: about 200 ->
     50 us a rack of 10 to 23 tiles)."""
+    return _rack_sets(rack, profile)[0]
+
+
+def _rack_sets(rack: tuple[int, ...], profile: RuleProfile) -> tuple[list[RackSet], np.ndarray, np.ndarray]:
+    """``rack_only_sets`` with each set's codes (a row each, padded with -1) and opening value
+    (``_window_block``, kept beside each window's sets)."""
     have = np.bincount(np.asarray(rack, dtype=np.int64), minlength=profile.tileset.n_codes)
     windows, n_j = _windows(have, profile)
     out: list[RackSet] = []
+    codes, values = [], []
     for w, key in windows:
-        out.extend(_window_sets(w, key, n_j, profile))
-    return out
+        found = _window_block(w, key, n_j, profile)
+        if found[0]:
+            out.extend(found[0])
+            codes.append(found[1])
+            values.append(found[2])
+    if not out:
+        return out, np.zeros((0, 1), dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return out, np.concatenate(codes), np.concatenate(values)
+
+
+@lru_cache(maxsize=1 << 16)
+def _window_block(window: int, held_bits: int, n_j: int, profile: RuleProfile) -> tuple:
+    """``_window_sets`` with their codes, padded with -1 to the catalogue's longest set, and their
+    opening values (shared: never written)."""
+    sets = _window_sets(window, held_bits, n_j, profile)
+    width = _window_order(profile)[4].shape[0]
+    codes = np.full((len(sets), width), -1, dtype=np.int64)
+    for i, found in enumerate(sets):
+        codes[i, : len(found.tiles)] = found.tiles
+    values = np.array([found.value for found in sets], dtype=np.int64)
+    codes.setflags(write=False)
+    values.setflags(write=False)
+    return sets, codes, values
 
 
 def _windows(have: np.ndarray, profile: RuleProfile) -> tuple[zip, int]:
@@ -254,7 +281,9 @@ def opening_cores(
     ``nodes`` search steps. The search runs compiled (``_cores``; after 0.3.23: ``polish-40``'s
     holding positions, whose racks form hundreds of cores, spent an eighth of their time here)."""
     threshold = profile.initial_meld.threshold
-    sets = sorted(rack_only_sets(rack, profile), key=attrgetter("value"), reverse=True)  # (stable)
+    listed, codes, worth = _rack_sets(rack, profile)
+    order = np.argsort(-worth, kind="stable")  # (the most valuable first, as listed where they tie)
+    sets = [listed[i] for i in order.tolist()]
     if profile.initial_meld.sets == "one_qualifying":  # one set worth the threshold alone
         alone: dict[tuple[int, ...], int] = {}  # (the last set of each multiset of tiles)
         for i, s in enumerate(sets):
@@ -263,8 +292,7 @@ def opening_cores(
         if len(alone) > limit:
             raise TooManyCores
         return Cores(sets, np.array(list(alone.values()), dtype=np.int64), np.arange(1, len(alone) + 1))
-    tiles = _padded([s.tiles for s in sets])
-    values = np.fromiter(map(attrgetter("value"), sets), dtype=np.int64, count=len(sets))
+    tiles, values = codes[order], worth[order]
     have = np.bincount(np.asarray(rack, dtype=np.int64), minlength=profile.tileset.n_codes)
     room = CORES_ROOM
     while True:
@@ -277,12 +305,6 @@ def opening_cores(
 
 
 CORES_ROOM = 1024  # cores ``_cores`` first makes room for
-
-
-def _padded(rows: list[tuple[int, ...]]) -> np.ndarray:
-    """The rows of codes as a matrix, padded with -1."""
-    sizes = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
-    return padded(np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=int(sizes.sum())), sizes, -1)
 
 
 def padded(flat: np.ndarray, sizes: np.ndarray, fill: int) -> np.ndarray:
