@@ -12,8 +12,10 @@ The search by job, one module each:
 - ``pins``: table sets that must stay together; ``decode``: steps back into sets, with
   ``jokers_placed``: where kept and spare jokers go;
 - ``jokers``: locked table jokers (the choices, their host sets, the tracked host pass);
-  ``hosts``: the sets that may hold a freed joker; ``listing``: a host listing's passes that
-  find nothing, in one compiled call, and the pairs of two freed jokers' new sets;
+  ``hosts``: the sets that may hold a freed joker; ``listing``: passes that find nothing, in one
+  compiled call (a host listing's, and the pairs of two freed jokers' new sets);
+- ``opening``: the sets a rack forms alone and the opening cores; ``cored``: the cores' rests
+  that find nothing, in one call of ``listing``'s;
 - ``budget``: the search's limits (``SearchOptions``), its ``Meter`` and ``GiveUp``;
 - ``dp`` (this module): the entry points (turns, openings, the beam pass) and the scope.
 
@@ -306,8 +308,10 @@ def _cored_opening(rack, base, profile, objective, meter) -> _Found | None:
     would only settle a bound, and cost most of the search in big openings. Else the cores go
     in turn, those made of sets of that play first, then fewest tiles first, and the search
     stops when an opening reaches ``best(rack)`` (or its bound). The play of the rest is only
-    looked for above the best opening so far (the DP prunes below that floor). ``None``
-    when a search is outside the DP's scope or there are more than ``MAX_CORES`` cores."""
+    looked for above the best opening so far (the DP prunes below that floor); once there is one,
+    the cores whose rest's search is one plain pass and finds nothing go in one compiled call
+    (``cored.CoreRows``, the same passes and states). ``None`` when a search is outside the DP's
+    scope or there are more than ``MAX_CORES`` cores."""
     full: _Found | Undecoded | None = None
     if not base:  # on the empty table the best play is cheap, and usually the answer
         full = _best_play(rack, base, profile, objective, meter)
