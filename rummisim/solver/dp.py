@@ -338,11 +338,12 @@ def _cored_opening(rack, base, profile, objective, meter) -> _Found | None:
     gains = tile_gains(profile, objective)
     best: _Found = (0, base, ())
     rows: CoreRows | None = None  # (made once a core has an opening: the floor is known)
+    batched = CoreRows.applies(profile, base)
     at = 0
     while at < len(order):
         if full is not None and best[2] and best[0] >= full[0]:
             break
-        if best[2] and CoreRows.applies(profile, base):
+        if best[2] and batched:
             rows = rows or CoreRows(rack, base, profile, objective, cores, meter)
             at += rows.refuted(order, at, best[0], meter)  # (those that find nothing, in one call)
             if at == len(order):
