@@ -17,10 +17,11 @@ tiles' gains, ``common.tile_gain``): exact, as the list holds every set the rack
 
 ``opening_cores``: the collections of rack-only sets worth at least the threshold that are
 minimal (dropping any set falls below it), one per multiset of tiles. Listed by a depth-first
-search over the sets by value, highest first, each collection in that order: a collection is
-reported the moment its value reaches the threshold, and as the set just added is its least
-valuable one and the value before it was below the threshold, it is minimal. ``dp`` uses them
-for openings that may also rearrange the table (``solve_dp_opening``). Under ``initial_meld.sets:
+search over the sets by value, highest first, each collection in that order (compiled: ``_cores``):
+a collection is reported the moment its value reaches the threshold, and as the set just added is
+its least valuable one and the value before it was below the threshold, it is minimal; ``Cores``
+holds them. ``dp`` uses them for openings that may also rearrange the table
+(``solve_dp_opening``). Under ``initial_meld.sets:
 one_qualifying`` a core is one set worth the threshold by itself (the other sets of the opening
 are then any play of the other tiles). Pure; no I/O.
 """
