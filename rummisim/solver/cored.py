@@ -21,8 +21,9 @@ from rummisim.melds import Meld
 from rummisim.profile import RuleProfile
 from rummisim.solver.budget import Meter
 from rummisim.solver.common import tile_gains
-from rummisim.solver.listing import BATCH, Rows, refute_rows
+from rummisim.solver.listing import BATCH, Rows, batched, refute_rows
 from rummisim.solver.opening import Cores, padded
+from rummisim.solver.passes import _tile_counts
 from rummisim.solver.reading import _values, above, flip_codes, may_read_down, table_values
 
 
@@ -42,15 +43,13 @@ class CoreRows:
         self.profile, self.objective = profile, objective
         self.position = (rack, base, objective, cores)  # (for the tests, which search core by core)
         n_sets = len(cores.sets)
-        codes = np.array([t for s in cores.sets for t in s.tiles], dtype=np.int64)
-        owner = np.repeat(np.arange(n_sets), [len(s.tiles) for s in cores.sets])
+        owner, at = np.nonzero(cores.codes >= 0)
         in_sets = np.zeros((2 * n_sets + 1, n), dtype=np.int64)  # (each set read either way; none)
-        np.add.at(in_sets, (owner, codes), 1)
+        np.add.at(in_sets, (owner, cores.codes[owner, at]), 1)
         flip = np.array(flip_codes(profile), dtype=np.int64)
         in_sets[n_sets : 2 * n_sets] = in_sets[:n_sets, flip]
         gains = in_sets[:n_sets] @ np.array(tile_gains(profile, objective), dtype=np.int64)
-        counts = np.bincount(np.asarray(rack, dtype=np.int64), minlength=n)
-        table = np.bincount(np.array([t for m in base for t in m.tiles], dtype=np.int64), minlength=n)
+        table, counts = _tile_counts(rack, base, ts)
         rows = padded(cores.flat, np.diff(cores.ends, prepend=0), 2 * n_sets)
         taken = in_sets[rows].sum(axis=1)
         self.sizes = counts.sum() - taken.sum(axis=1)
@@ -72,7 +71,7 @@ class CoreRows:
         table rearranged, no locked joker on it, no wrap (whose passes go round the splits)."""
         joker = profile.tileset.joker
         locked = profile.jokers.table_jokers != "free" and any(joker in m.tiles for m in base)
-        return profile.turn.rearrange and not profile.wrap and not locked
+        return profile.turn.rearrange and batched(profile, ()) and not locked
 
     def refuted(self, order: list[int] | range, at: int, best: int, meter: Meter) -> int:
         """How many of the cores ``order[at:]`` (up to ``BATCH``), from the first on, find no

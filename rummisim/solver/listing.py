@@ -9,7 +9,8 @@ Python around it (the pools, the grids, the kernel's dispatch) cost more than th
 one plain pass (no pins, no host fields, no wrap, the same tables), in one call of ``_refute``,
 until one finds a play, passes a limit or needs more: the caller's own path then takes that row
 (uncharged here). So the passes, their floors, the states charged and the caps spent are those of
-the rows one by one, and so are the answers. ``pair_search``: the search of two freed jokers' sets
+the rows one by one, and so are the answers. ``refute_rows`` serves an opening's cores too
+(``cored``). ``pair_search``: the search of two freed jokers' sets
 under ``reuse: new_set``, each pair once (``pair_rows``: in the order of the recursion it replaced,
 whose levels and caps it keeps). Pure; no I/O.
 """
@@ -25,7 +26,7 @@ import numpy as np
 from rummisim.profile import RuleProfile
 from rummisim.solver.budget import UNLIMITED, GiveUp, Meter
 from rummisim.solver.choices import _legal, _whole_rack, _with_host
-from rummisim.solver.common import FROM_THE_TOP, TILE_WEIGHT, tile_gains
+from rummisim.solver.common import FROM_THE_TOP, tile_gains
 from rummisim.solver.common import gain as item_gain
 from rummisim.solver.hosts import Host, freed_in
 from rummisim.solver.kernel import _buffers
@@ -40,6 +41,7 @@ from rummisim.solver.passes import (
     _pools,
     _position_gains,
     _run_passes,
+    whole_rack_floors,
 )
 from rummisim.solver.tables import NO_STATE, _tables
 
@@ -188,6 +190,7 @@ def _refute(
     n_values, n_col, n_pos = shape
     up, down = gains
     bounds = np.empty(slack.shape[0] + 1, dtype=np.int64)
+    ladder_at = np.empty(slack.shape[0], dtype=np.int64)
     created = 0
     for i in range(rows.shape[0]):
         if starts[i] > solves - i:
@@ -214,11 +217,10 @@ def _refute(
             return i, created
         bound -= rc[joker] * joker_gains[side]
         n_bounds = 0
-        if ladder:  # (``passes._bounds``: the whole rack less a few tiles, or its whole value)
-            for k in range(slack.shape[0] if by_tiles else 1):
-                step = TILE_WEIGHT * (numbered - slack[k]) if by_tiles else TILE_WEIGHT * worth
-                if (not by_tiles or slack[k] < numbered) and step > bound:
-                    bounds[n_bounds] = step
+        if ladder:  # (``passes._bounds``: those of the whole rack above the floor, then the floor)
+            for k in range(whole_rack_floors(numbered, worth, by_tiles, slack, ladder_at)):
+                if ladder_at[k] > bound:
+                    bounds[n_bounds] = ladder_at[k]
                     n_bounds += 1
         bounds[n_bounds] = bound
         limit = min(left - created, call)

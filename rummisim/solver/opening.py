@@ -235,10 +235,11 @@ class TooManyCores(Exception):
 class Cores:
     """``opening_cores``' answer: the cores in the order found, each a tuple of rack-only sets
     (``cores[k]``, made when asked for: an opening that settles at its first core reads no other),
-    held as indices into ``sets`` (``flat``; core ``k`` ends at ``ends[k]``)."""
+    held as indices into ``sets`` (``flat``; core ``k`` ends at ``ends[k]``); ``codes``: each set's
+    codes, a row each, padded with -1."""
 
-    def __init__(self, sets: list[RackSet], flat: np.ndarray, ends: np.ndarray):
-        self.sets, self.flat, self.ends = sets, flat, ends
+    def __init__(self, sets: list[RackSet], codes: np.ndarray, flat: np.ndarray, ends: np.ndarray):
+        self.sets, self.codes, self.flat, self.ends = sets, codes, flat, ends
 
     def __len__(self) -> int:
         return int(self.ends.shape[0])
@@ -269,7 +270,7 @@ class Cores:
         pairs, taken = np.unique(owner * n_sets + self.flat, return_counts=True)
         short = np.zeros(n, dtype=bool)  # (a set taken more often than it lies there)
         short[pairs[taken > have[pairs % n_sets]] // n_sets] = True
-        sizes = np.array([len(s.tiles) for s in self.sets], dtype=np.int64)
+        sizes = (self.codes >= 0).sum(axis=1)
         tiles = np.add.reduceat(sizes[self.flat], starts)
         return np.lexsort((tiles, short)).tolist()
 
@@ -284,7 +285,7 @@ def opening_cores(
     threshold = profile.initial_meld.threshold
     listed, codes, worth = _rack_sets(rack, profile)
     order = np.argsort(-worth, kind="stable")  # (the most valuable first, as listed where they tie)
-    sets = [listed[i] for i in order.tolist()]
+    sets, tiles, values = [listed[i] for i in order.tolist()], codes[order], worth[order]
     if profile.initial_meld.sets == "one_qualifying":  # one set worth the threshold alone
         alone: dict[tuple[int, ...], int] = {}  # (the last set of each multiset of tiles)
         for i, s in enumerate(sets):
@@ -292,8 +293,9 @@ def opening_cores(
                 alone[s.tiles] = i
         if len(alone) > limit:
             raise TooManyCores
-        return Cores(sets, np.array(list(alone.values()), dtype=np.int64), np.arange(1, len(alone) + 1))
-    tiles, values = codes[order], worth[order]
+        return Cores(
+            sets, tiles, np.array(list(alone.values()), dtype=np.int64), np.arange(1, len(alone) + 1)
+        )
     have = np.bincount(np.asarray(rack, dtype=np.int64), minlength=profile.tileset.n_codes)
     room = CORES_ROOM
     while True:
@@ -301,7 +303,7 @@ def opening_cores(
         if found == TOO_MANY:
             raise TooManyCores
         if found != NO_ROOM:
-            return Cores(sets, flat, ends)
+            return Cores(sets, tiles, flat, ends)
         room *= 8  # (searched again with room for more)
 
 

@@ -792,8 +792,25 @@ def _bounds(rack_numbered: np.ndarray, profile: RuleProfile, objective: str) -> 
     optimum when that is at least ``L``; else the next, lower floor is tried. Most plays
     that are slow to search place the whole rack, so the first floors ask for all but
     ``k`` rack tiles placed (``tiles``), or all the rack's value (``value``)."""
+    by_tiles = objective.startswith("tiles")
     n = int(rack_numbered.sum())
-    if objective.startswith("tiles"):
-        return [TILE_WEIGHT * (n - k) for k in SLACK_TILES if k < n] + [NO_BOUND]
-    total = int(rack_numbered @ _face_values(profile, objective))
-    return [TILE_WEIGHT * total, NO_BOUND]
+    total = 0 if by_tiles else int(rack_numbered @ _face_values(profile, objective))
+    out = [0] * len(SLACK_TILES)
+    # (the compiled function's Python source: a compiled call would cost more than the list)
+    return out[: whole_rack_floors.py_func(n, total, by_tiles, SLACK_TILES, out)] + [NO_BOUND]
+
+
+@numba.njit(cache=True, nogil=True)
+def whole_rack_floors(numbered, worth, by_tiles, slack, out):
+    """The floors that ask for the whole rack (``_bounds``, and ``listing._refute`` compiled), the
+    highest first, written into ``out``; how many: all but ``k`` of the ``numbered`` rack tiles for
+    each ``k`` of ``slack`` below it (``by_tiles``), else all of the rack's value ``worth``."""
+    if not by_tiles:
+        out[0] = TILE_WEIGHT * worth
+        return 1
+    n = 0
+    for k in range(len(slack)):
+        if slack[k] < numbered:
+            out[n] = TILE_WEIGHT * (numbered - slack[k])
+            n += 1
+    return n
