@@ -98,6 +98,13 @@ def _record(edges, parent, child, gain):
 
 
 @numba.njit(cache=True, nogil=True)
+def no_future(add):
+    """A ``Future`` that leaves out no state (a tracked pass takes one always; ``add``: the tables')."""
+    rows = np.empty((0, JOKERS_MASK + 1), dtype=np.int64)
+    return Future(np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), rows, add)
+
+
+@numba.njit(cache=True, nogil=True)
 def build_future(keys, edges, n_steps, jokers_at, add):
     """The ``Future`` of the plain pass just run (its states in ``keys``, its record in
     ``edges``, within the arrays: the caller checks ``edges.made``)."""

@@ -217,6 +217,9 @@ def _kernel(grids, tables, buffers, pass_, pins, host, edges, future):
     pin_start, pin_end, pin_absorb = pins.start, pins.end, pins.absorb
     pin_join_a, pin_join_c = pins.join_a, pins.join_c
     n_pos, n_col = tcnt.shape
+    # (a tracked pass takes a ``Future`` always, ``backward.no_future`` where it leaves out no state:
+    # numba compiles one tracked kernel for both)
+    filtering = host is not None and future.ptr.shape[0] > 0
     wmask = np.int64((1 << width) - 1)
     nmask = np.int64((1 << tables.n_bits) - 1)
     mmask = np.int64((1 << tables.m_bits) - 1)
@@ -497,8 +500,12 @@ def _kernel(grids, tables, buffers, pass_, pins, host, edges, future):
                                         action = action | (h_op << HOST_OP_AT) | (op2 << HOST2_OP_AT)
                                         action = action | ((ops % n_share) << HOST_SHARE_AT)
                                         action = action | (promoted << HOST_PROMOTE_AT)
-                                        if future is not None and not future_ok(
-                                            nk, sc_x, t_step, bound, future, host, width, jokers_at
+                                        if (
+                                            host is not None
+                                            and filtering
+                                            and not future_ok(
+                                                nk, sc_x, t_step, bound, future, host, width, jokers_at
+                                            )
                                         ):
                                             continue
                                         made, j = _insert(
@@ -570,8 +577,10 @@ def _kernel(grids, tables, buffers, pass_, pins, host, edges, future):
                         base = (base & ~(HOST_MASK << host.second_at)) | (h2_new << host.second_at)
                 nk = base | ((used + z) << jokers_at)
                 action = z | (h_in << HOST_GROUP_AT) | (h_in2 << HOST2_GROUP_AT)
-                if future is not None and not future_ok(
-                    nk, scores[i], t_step, bound, future, host, width, jokers_at
+                if (
+                    host is not None
+                    and filtering
+                    and not future_ok(nk, scores[i], t_step, bound, future, host, width, jokers_at)
                 ):
                     continue
                 made, j = _insert(

@@ -145,6 +145,7 @@ def refute_rows(
     steps = (ladder, objective.startswith("tiles"), slack, faces)
     records = tuple(tab.kernel), tuple(_buffers()), tuple(_no_pins((n_pos, n_col)))
     sets = (made.set_table, made.set_rack, made.set_gain)
+    rows = np.ascontiguousarray(rows)  # (rows of any layout: numba would compile ``_refute`` for each)
     done, created = _refute(
         table, rack, sets, rows, sides, starts, (floor, joker_gains), steps,
         (joker, ts.jokers, ts.copies, n_jokers, copies), (n_values, n_col, n_pos), gains, *records,
@@ -190,6 +191,7 @@ def _refute(
     n_values, n_col, n_pos = shape
     up, down = gains
     bounds = np.empty(slack.shape[0] + 1, dtype=np.int64)
+    zero = np.int64(0)  # (no beam: typed, not a literal, which numba would compile apart)
     ladder_at = np.empty(slack.shape[0], dtype=np.int64)
     created = 0
     for i in range(rows.shape[0]):
@@ -228,7 +230,7 @@ def _refute(
         grids = (tgrid, rgrid, up if side == 0 else down, wrapable, allow_group, n_jokers)
         floors = bounds[: n_bounds + 1].copy()
         found, made = _run_passes(
-            grids, tables, buffers, pins, None, floors, limit, 0, 0, prune, None, mirror
+            grids, tables, buffers, pins, None, floors, limit, zero, zero, prune, None, mirror
         )
         if found != NO_STATE or i + 1 > solves or created + made > states:
             return i, created

@@ -49,7 +49,7 @@ import numpy as np
 from rummisim.geometry import run_geometry
 from rummisim.melds import Meld
 from rummisim.profile import RuleProfile
-from rummisim.solver.backward import Edges, build_future, pass_edges
+from rummisim.solver.backward import Edges, build_future, no_future, pass_edges
 from rummisim.solver.budget import UNLIMITED, GiveUp, Meter
 from rummisim.solver.common import TILE_WEIGHT, SearchBudgetSpent, face_worth, tile_gains
 from rummisim.solver.common import gain as item_gain
@@ -519,6 +519,7 @@ def _run_splits(
     no_wrap = np.zeros_like(wrapable)
     parents, actions, scores = buffers[2], buffers[3], buffers[1]
     above = np.empty(1, dtype=np.int64)
+    zero = np.int64(0)  # (no beam: typed, not a literal, which numba would compile apart)
     best_score = 0
     best_split = -1
     chained = False
@@ -534,7 +535,7 @@ def _run_splits(
                 if plain is not None:
                     limit = min(left - created, call)
                     found, made = _run_passes(
-                        split, plain, buffers, pins, None, above, limit, 0, 0, prune, None, mirror
+                        split, plain, buffers, pins, None, above, limit, zero, zero, prune, None, mirror
                     )
                     created += made
                     if found == OVER_BUDGET:
@@ -543,7 +544,7 @@ def _run_splits(
                         continue  # (a pass without host fields reaches no floor: a tracked one cannot)
                 limit = min(left - created, call)
                 found, made = _run_passes(
-                    split, tables, buffers, pins, host, above, limit, 0, 0, prune, edges, mirror
+                    split, tables, buffers, pins, host, above, limit, zero, zero, prune, edges, mirror
                 )
             created += made
             if found in (OVERFLOW, OVER_BUDGET):
@@ -657,7 +658,12 @@ def _run_passes(grids, tables, buffers, pins, host, bounds, limit, beam, step_ca
         if probe and j == 0:
             left, cap = limit - created, PROBE_BEAM * PROBE_CAP
             pass_ = Pass(rest_gain, bound, left, PROBE_BEAM, cap, debt_unit, prune)
-            best, made, exact = _kernel(grids, tables, buffers, pass_, pins, host, None, None)
+            if host is None:  # (a tracked pass takes a ``Future`` always: one compiled tracked kernel)
+                best, made, exact = _kernel(grids, tables, buffers, pass_, pins, None, None, None)
+            else:
+                best, made, exact = _kernel(
+                    grids, tables, buffers, pass_, pins, host, None, no_future(tables.add)
+                )
             created += made
             if best != NO_STATE:
                 break
@@ -681,8 +687,10 @@ def _run_passes(grids, tables, buffers, pins, host, bounds, limit, beam, step_ca
         pass_ = Pass(rest_gain, bound, limit - created, beam, step_cap, debt_unit, prune)
         if host is not None and edges is not None and beam == 0:
             best, made, _ = _tracked_after_plain(grids, tables, buffers, pass_, pins, host, Edges(*edges))
+        elif host is None:
+            best, made, _ = _kernel(grids, tables, buffers, pass_, pins, None, None, None)
         else:
-            best, made, _ = _kernel(grids, tables, buffers, pass_, pins, host, None, None)
+            best, made, _ = _kernel(grids, tables, buffers, pass_, pins, host, None, no_future(tables.add))
         created += made
         if best != NO_STATE:
             break
@@ -752,7 +760,7 @@ def _tracked_after_plain(grids, tables, buffers, pass_, pins, host, edges):
     rest = Pass(pass_.rest_gain, pass_.bound, pass_.limit - made, 0, 0, pass_.debt_unit, pass_.prune)
     if best < 0 or edges.made[0] > edges.parent.shape[0]:
         # past the state or edge arrays: the tracked pass without the plain one's bounds
-        best, more, exact = _kernel(grids, tables, buffers, rest, pins, host, None, None)
+        best, more, exact = _kernel(grids, tables, buffers, rest, pins, host, None, no_future(tables.add))
         return best, made + more, exact
     n_steps = grids.table.shape[0] * (grids.table.shape[1] + 1)
     future = build_future(buffers.keys, edges, n_steps, tables.jokers_at, tables.add)
