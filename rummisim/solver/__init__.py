@@ -3,7 +3,7 @@
 ``solve`` (``dispatch``) is the one entry point; the methods behind it:
 
 - ``dp``: the exact dynamic program over tile values, split by job (``tables``, ``kernel``,
-  ``passes``, ``pins``, ``decode``, ``jokers``, ``hosts``, ``listing``, ``opening``, ``cored``;
+  ``passes``, ``floors``, ``pins``, ``decode``, ``jokers``, ``hosts``, ``listing``, ``opening``, ``cored``;
   see ``dp``'s docstring);
 - ``milp``: the integer program (scipy's HiGHS), the independent reference
   (``reference_solve``: the tests, the agreement and fuzz scripts, ``rummisim solve --method

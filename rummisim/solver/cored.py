@@ -8,7 +8,7 @@ the rest's search is one plain pass (the table rearranged, no locked joker on it
 ``CoreRows.applies``), ``CoreRows.refuted`` runs those passes core after core in one call
 (``listing.refute_rows``), each as ``dp._best_play_read`` would run it: read from the top down
 where ``reading.rack_first`` says so, the floors of the whole rest first and then the one that beats
-the best opening (``passes._bounds``). It stops before the first core that finds a play, passes a
+the best opening (``floors.score_floors``). It stops before the first core that finds a play, passes a
 limit or needs other tables; the caller's own path takes that core (uncharged here). So the passes,
 floors and states are those of the cores one by one, and so are the answers. Pure; no I/O.
 """

@@ -28,12 +28,11 @@ from rummisim.solver.budget import UNLIMITED, GiveUp, Meter
 from rummisim.solver.choices import _legal, _whole_rack, _with_host
 from rummisim.solver.common import FROM_THE_TOP, tile_gains
 from rummisim.solver.common import gain as item_gain
+from rummisim.solver.floors import SLACK_TILES, face_values, whole_rack_floors
 from rummisim.solver.hosts import Host, freed_in
 from rummisim.solver.kernel import _buffers
 from rummisim.solver.passes import (
     NO_BOUND,
-    SLACK_TILES,
-    _face_values,
     _Found,
     _grid_arrays,
     _grid_shape,
@@ -41,7 +40,6 @@ from rummisim.solver.passes import (
     _pools,
     _position_gains,
     _run_passes,
-    whole_rack_floors,
 )
 from rummisim.solver.tables import NO_STATE, _tables
 
@@ -120,7 +118,7 @@ def refute_rows(
     """How many ``rows`` (a plain pass each: its side's pools less its sets, ``made``; side 1 read
     from the top down, ``reading``), from the first on, find no play above ``floor`` less the score
     of their sets' rack tiles and rack jokers (``_refute``), and their states, charged to ``meter``;
-    ``ladder``: each row's pass runs the floors of its whole rack above that first (``passes._bounds``),
+    ``ladder``: each row's pass runs the floors of its whole rack above that first (``floors.score_floors``),
     as ``passes._best_or_bound`` does by default. It stops before the first row that finds a play,
     passes a limit or the search budget, needs tables other than the first row's, would not be
     searched (a count below zero, too many jokers), or passes ``caps`` (solves and states left to a
@@ -141,7 +139,7 @@ def refute_rows(
     left = UNLIMITED if meter.left is None else meter.left
     call = UNLIMITED if meter.call_limit is None else meter.call_limit
     gains, joker_gains, faces, slack = _sides(profile, objective)
-    # the floors: the score less each row's (``_refute``), and the ladders' (``passes._bounds``)
+    # the floors: the score less each row's (``_refute``), and the ladders' (``floors.score_floors``)
     steps = (ladder, objective.startswith("tiles"), slack, faces)
     records = tuple(tab.kernel), tuple(_buffers()), tuple(_no_pins((n_pos, n_col)))
     sets = (made.set_table, made.set_rack, made.set_gain)
@@ -164,7 +162,7 @@ def _sides(profile: RuleProfile, objective: str) -> tuple:
     objectives = (objective, FROM_THE_TOP.get(objective) or back[objective])
     gains = (_position_gains(profile, objectives[0]), _position_gains(profile, objectives[1]))
     joker_gains = np.array([item_gain(profile.jokers.penalty, o) for o in objectives], dtype=np.int64)
-    faces = np.stack([_face_values(profile, o) for o in objectives])
+    faces = np.stack([face_values(profile, o) for o in objectives])
     return gains, joker_gains, faces, np.array(SLACK_TILES, dtype=np.int64)
 
 
@@ -219,7 +217,7 @@ def _refute(
             return i, created
         bound -= rc[joker] * joker_gains[side]
         n_bounds = 0
-        if ladder:  # (``passes._bounds``: those of the whole rack above the floor, then the floor)
+        if ladder:  # (``floors.score_floors``: those of the whole rack above the floor, then the floor)
             for k in range(whole_rack_floors(numbered, worth, by_tiles, slack, ladder_at)):
                 if ladder_at[k] > bound:
                     bounds[n_bounds] = ladder_at[k]

@@ -10,7 +10,8 @@ budget and beam), which ``_run_passes`` makes in compiled code.
 Bounding. Each kernel pass has a score floor: a state whose score plus the most the
 rack tiles after it can add stays below the floor is dropped, so the pass answers the
 exact optimum whenever that reaches the floor, and nothing otherwise. The floors ask
-for the whole rack, then all but one or two rack tiles, then nothing (a full pass).
+for the whole rack, then all but one or two rack tiles, then nothing (a full pass;
+``floors.score_floors``).
 The positions that are slow to search (big tables, jokers) mostly place the whole rack,
 and those passes usually keep far fewer states. A search that settles a joker choice knows a
 ceiling as well (the choice's bound, which no legal play passes): the floors above it are not
@@ -51,12 +52,13 @@ from rummisim.melds import Meld
 from rummisim.profile import RuleProfile
 from rummisim.solver.backward import Edges, build_future, no_future, pass_edges
 from rummisim.solver.budget import UNLIMITED, GiveUp, Meter
-from rummisim.solver.common import TILE_WEIGHT, SearchBudgetSpent, face_worth, tile_gains
+from rummisim.solver.common import SearchBudgetSpent, face_worth, tile_gains
 from rummisim.solver.common import gain as item_gain
 from rummisim.solver.decode import (
     build_table,
     split_host,
 )
+from rummisim.solver.floors import NO_BOUND, score_floors
 from rummisim.solver.host_fields import (
     HOST_BITS,
     HOST_TYPES,
@@ -240,7 +242,7 @@ def _best_or_bound(
             return None
         host_fields = host_record(tab, n_rj, profile, n_tj)
     if floor is None:
-        bounds = _bounds(rack_counts[:joker], profile, objective) if prune else [NO_BOUND]
+        bounds = score_floors(rack_counts[:joker], profile, objective) if prune else [NO_BOUND]
     else:
         jokers_gain = offset + n_rj * item_gain(profile.jokers.penalty, objective)
         need = floor - jokers_gain
@@ -252,7 +254,9 @@ def _best_or_bound(
         # the ladder then ran in vain)
         bounds = [need]
         if ladder and prune:
-            bounds = [b for b in _bounds(rack_counts[:joker], profile, objective) if need < b <= top] + bounds
+            bounds = [
+                b for b in score_floors(rack_counts[:joker], profile, objective) if need < b <= top
+            ] + bounds
     known = None  # (a host listing's pass that found nothing is not run again: ``Meter.replayed``)
     listed = hosts and floor is not None and host_fields is None and not beam_states
     if listed and meter.options.reuse_refuted:
@@ -768,9 +772,6 @@ def _tracked_after_plain(grids, tables, buffers, pass_, pins, host, edges):
     return best, made + more, exact
 
 
-NO_BOUND = -(1 << 62)
-
-
 PROBE_BEAM = 256  # states kept per step by the pass that looks for a play of the whole rack
 
 
@@ -780,45 +781,3 @@ PROBE_CAP = 4  # ... which creates at most this many times that per step
 MIRROR_AFTER = 128  # states of a floor of the whole rack from the bottom up before it is
 # searched from the top down (``_run_passes``) ...
 MIRROR_STATES = 256  # ... in at most this many states, then from the bottom up in full
-
-
-SLACK_TILES = (0, 1, 2)  # rack tiles left over in the pruned passes before the full one
-
-
-@lru_cache(maxsize=64)
-def _face_values(profile: RuleProfile, objective: str) -> np.ndarray:
-    """What each numbered tile's code scores by (``common.face_worth``; shared: never written)."""
-    values = profile.tileset.values
-    worth = [face_worth(v, objective, values) for v in range(1, values + 1)]
-    return np.tile(np.array(worth, dtype=np.int64), profile.tileset.colours)
-
-
-def _bounds(rack_numbered: np.ndarray, profile: RuleProfile, objective: str) -> list[int]:
-    """Score floors for successive kernel passes, the last one ``NO_BOUND`` (no pruning).
-
-    A pass with floor ``L`` drops every state that cannot reach ``L`` and answers the exact
-    optimum when that is at least ``L``; else the next, lower floor is tried. Most plays
-    that are slow to search place the whole rack, so the first floors ask for all but
-    ``k`` rack tiles placed (``tiles``), or all the rack's value (``value``)."""
-    by_tiles = objective.startswith("tiles")
-    n = int(rack_numbered.sum())
-    total = 0 if by_tiles else int(rack_numbered @ _face_values(profile, objective))
-    out = [0] * len(SLACK_TILES)
-    # (the compiled function's Python source: a compiled call would cost more than the list)
-    return out[: whole_rack_floors.py_func(n, total, by_tiles, SLACK_TILES, out)] + [NO_BOUND]
-
-
-@numba.njit(cache=True, nogil=True)
-def whole_rack_floors(numbered, worth, by_tiles, slack, out):
-    """The floors that ask for the whole rack (``_bounds``, and ``listing._refute`` compiled), the
-    highest first, written into ``out``; how many: all but ``k`` of the ``numbered`` rack tiles for
-    each ``k`` of ``slack`` below it (``by_tiles``), else all of the rack's value ``worth``."""
-    if not by_tiles:
-        out[0] = TILE_WEIGHT * worth
-        return 1
-    n = 0
-    for k in range(len(slack)):
-        if slack[k] < numbered:
-            out[n] = TILE_WEIGHT * (numbered - slack[k])
-            n += 1
-    return n
