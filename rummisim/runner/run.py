@@ -14,6 +14,7 @@ from typing import Any
 
 from rummisim.bots.registry import check_search_scope
 from rummisim.experiment import Experiment, ExperimentError
+from rummisim.profile import load_profile
 from rummisim.runner import backends
 from rummisim.runner.backends import check_backend, worker_died
 from rummisim.runner.plan import (
@@ -26,6 +27,7 @@ from rummisim.runner.plan import (
 )
 from rummisim.runner.rows import play_registered, registered_bots, schemas
 from rummisim.schema import RunStatus
+from rummisim.solver.warm import PARTS, warm_up
 from rummisim.store import (
     LOCK_FILE,
     check_out,
@@ -224,6 +226,10 @@ def run_experiment(
                     registered = registered_bots(experiment)
                     # loky workers are this process's children: each leaves when it is orphaned
                     orphans_exit = backend == "loky"
+                    if workers > 1:  # (the search's parts compiled side by side: ``solver.warm``)
+                        parent = os.getpid() if orphans_exit else 0
+                        for _ in parallel(delayed(_warm_up)(part, parent) for part in PARTS):
+                            pass
                     work = parallel(
                         delayed(_play_chunk_named)(chunk, schema, registered, orphans_exit) for chunk in todo
                     )
@@ -313,6 +319,14 @@ def _play_chunk_named(
     if orphans_exit and os.getpid() != chunk.parent_pid:  # in a worker of the planning process
         backends.exit_when_orphaned(chunk.parent_pid)
     return chunk.name, play_registered(chunk, schema, registered)
+
+
+def _warm_up(part: str, parent: int) -> None:
+    """``solver.warm.warm_up`` in a worker (under the built-in ``standard`` profile); ``parent``: the
+    run's process, which the worker leaves with (0: not a loky worker)."""
+    if parent and os.getpid() != parent:
+        backends.exit_when_orphaned(parent)
+    warm_up(part, load_profile("standard"))
 
 
 def _elapsed(started: _dt.datetime) -> float:

@@ -10,6 +10,7 @@
   milp``) and the search of profiles the dynamic program does not encode, with ``patterns``
   (its set patterns); nothing in play reaches it for a profile the DP encodes;
 - ``budget``: the search's limits (``SearchOptions``), its meter, and why it gives up (``GiveUp``);
+- ``warm``: the compiled search made ready in parts, side by side in a run's workers;
 - ``common``: the result type, the objective's gains and shared rule constants.
 
 ``supported(profile)``: whether the dynamic program encodes the profile at all (the public scope

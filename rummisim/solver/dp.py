@@ -18,6 +18,7 @@ The search by job, one module each:
 - ``opening``: the sets a rack forms alone and the opening cores; ``cored``: the cores' rests
   that find nothing, in one call of ``listing``'s;
 - ``budget``: the search's limits (``SearchOptions``), its ``Meter`` and ``GiveUp``;
+- ``warm``: the compiled code made ready in two parts that processes compile side by side;
 - ``dp`` (this module): the entry points (turns, openings, the beam pass) and the scope.
 
 The initial meld (``solve_dp_opening``): with each tile's face value as its gain, the

@@ -46,6 +46,8 @@ from typing import Any, NamedTuple
 
 import numba
 import numpy as np
+from numba.core import types
+from numba.extending import overload
 
 from rummisim.geometry import run_geometry
 from rummisim.melds import Meld
@@ -662,12 +664,7 @@ def _run_passes(grids, tables, buffers, pins, host, bounds, limit, beam, step_ca
         if probe and j == 0:
             left, cap = limit - created, PROBE_BEAM * PROBE_CAP
             pass_ = Pass(rest_gain, bound, left, PROBE_BEAM, cap, debt_unit, prune)
-            if host is None:  # (a tracked pass takes a ``Future`` always: one compiled tracked kernel)
-                best, made, exact = _kernel(grids, tables, buffers, pass_, pins, None, None, None)
-            else:
-                best, made, exact = _kernel(
-                    grids, tables, buffers, pass_, pins, host, None, no_future(tables.add)
-                )
+            best, made, exact = _one_pass(grids, tables, buffers, pass_, pins, host)
             created += made
             if best != NO_STATE:
                 break
@@ -677,28 +674,50 @@ def _run_passes(grids, tables, buffers, pins, host, bounds, limit, beam, step_ca
             # the pass from the bottom up, a few states; past them, the same floor from the top
             # down, a few states: where that finds nothing, no play reaches the floor
             pass_ = Pass(rest_gain, bound, MIRROR_AFTER, 0, 0, debt_unit, prune)
-            best, made, _ = _kernel(grids, tables, buffers, pass_, pins, None, None, None)
+            best, made, _ = _one_pass(grids, tables, buffers, pass_, pins, host)
             created += made
             if best == NO_STATE:
                 continue
             if best != OVER_BUDGET:
                 break
             m_pass = Pass(m_rest, bound, MIRROR_STATES, 0, 0, m_debt, prune)
-            best, made, _ = _kernel(m_grids, tables, buffers, m_pass, pins, None, None, None)
+            best, made, _ = _one_pass(m_grids, tables, buffers, m_pass, pins, host)
             created += made
             if best == NO_STATE:
                 continue
         pass_ = Pass(rest_gain, bound, limit - created, beam, step_cap, debt_unit, prune)
         if host is not None and edges is not None and beam == 0:
             best, made, _ = _tracked_after_plain(grids, tables, buffers, pass_, pins, host, Edges(*edges))
-        elif host is None:
-            best, made, _ = _kernel(grids, tables, buffers, pass_, pins, None, None, None)
         else:
-            best, made, _ = _kernel(grids, tables, buffers, pass_, pins, host, None, no_future(tables.add))
+            best, made, _ = _one_pass(grids, tables, buffers, pass_, pins, host)
         created += made
         if best != NO_STATE:
             break
     return best, created
+
+
+def _one_pass(grids, tables, buffers, pass_, pins, host):
+    """``_kernel`` at ``pass_`` without edges (compiled code only: the overload below)."""
+    raise NotImplementedError("compiled code only")
+
+
+@overload(_one_pass)
+def _one_pass_typed(grids, tables, buffers, pass_, pins, host):
+    """``_one_pass`` chosen by ``host``'s type when numba types the caller: a plain pass, or a
+    tracked one with a ``Future`` that leaves out no state (``backward.no_future``). So a tracked
+    ``_run_passes`` does not compile the plain kernel (numba compiles both branches of a run-time
+    ``host is None``), nor a second tracked kernel without a ``Future``."""
+    if isinstance(host, types.NoneType):
+
+        def plain(grids, tables, buffers, pass_, pins, host):
+            return _kernel(grids, tables, buffers, pass_, pins, None, None, None)
+
+        return plain
+
+    def tracked(grids, tables, buffers, pass_, pins, host):
+        return _kernel(grids, tables, buffers, pass_, pins, host, None, no_future(tables.add))
+
+    return tracked
 
 
 @numba.njit(cache=True, nogil=True)
@@ -764,7 +783,7 @@ def _tracked_after_plain(grids, tables, buffers, pass_, pins, host, edges):
     rest = Pass(pass_.rest_gain, pass_.bound, pass_.limit - made, 0, 0, pass_.debt_unit, pass_.prune)
     if best < 0 or edges.made[0] > edges.parent.shape[0]:
         # past the state or edge arrays: the tracked pass without the plain one's bounds
-        best, more, exact = _kernel(grids, tables, buffers, rest, pins, host, None, no_future(tables.add))
+        best, more, exact = _one_pass(grids, tables, buffers, rest, pins, host)
         return best, made + more, exact
     n_steps = grids.table.shape[0] * (grids.table.shape[1] + 1)
     future = build_future(buffers.keys, edges, n_steps, tables.jokers_at, tables.add)
