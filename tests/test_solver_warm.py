@@ -1,5 +1,6 @@
 """The search's parts warmed side by side (``solver.warm``): each part runs the searches that compile
-it, the tracked part a tracked host pass and the plain part none, but a host listing's refuter."""
+it, the tracked part a tracked host pass and the plain part none, but the plain pass that notes its
+edges and a host listing's refuter."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 import rummisim.solver.listing as listing
 import rummisim.solver.passes as passes
 from rummisim import load_profile
+from rummisim.solver.backward import edges
 from rummisim.solver.warm import PARTS, warm_up
 
 
@@ -37,7 +39,10 @@ def test_the_tracked_part_runs_a_tracked_host_pass_and_no_plain_one(monkeypatch)
 
 def test_the_plain_part_runs_plain_passes_and_the_listing_refuter_but_no_tracked_pass(monkeypatch):
     seen = _spied(monkeypatch)
+    noted = edges().made
+    noted[0] = 0
     warm_up("plain", load_profile("standard"))
+    assert noted[0] > 0  # (the plain pass that notes its edges ran)
     assert seen["tracked"] == 0
     assert seen["plain"] > 0
     assert seen["refuter"] > 0
