@@ -39,6 +39,7 @@ from rummisim.moves import validate_move
 from rummisim.profile import RuleProfile
 from rummisim.solver import SearchOptions, placed_value, solve
 from rummisim.solver.budget import GiveUp, Meter
+from rummisim.solver.common import TILE_WEIGHT
 from rummisim.solver.dp import solve_dp
 from rummisim.solver.milp import solve_milp
 from rummisim.tiles import format_tiles
@@ -478,7 +479,7 @@ def test_floors_above_the_ceiling_are_not_searched(monkeypatch):
 
     monkeypatch.setattr(passes, "_search", spy)
     meter = Meter()
-    weight = passes.TILE_WEIGHT
+    weight = TILE_WEIGHT
     found = passes._best_or_bound(rack, table, profile, "tiles", meter, floor=weight)
     assert found is not None and len(found[2]) == 2
     found = passes._best_or_bound(rack, table, profile, "tiles", meter, floor=weight, ceiling=3 * weight)
