@@ -31,6 +31,8 @@ from rummisim import load_profile, parse_table, parse_tiles
 from rummisim.moves import validate_move
 from rummisim.solver import passes, reference_solve, solve
 from rummisim.solver.dp import without_rearrange
+from rummisim.solver.grids import _grids as grids_of
+from rummisim.solver.grids import _position_gains
 from rummisim.solver.host_fields import _group_totals, _pair_totals
 from rummisim.solver.jokers_placed import restore_jokers
 from rummisim.solver.wrap import split_arrays
@@ -269,7 +271,7 @@ def test_wrap_splits_that_cannot_hold_their_high_ones_are_left_out():
     )
     rack = parse_tiles("K7 K8 K8 K10 R7 R11 O10 O12 B9 B12 J J", profile)
     table_counts, rack_counts = passes._tile_counts(rack, table, profile.tileset)
-    grids = passes._grids(table_counts, rack_counts, profile, passes._position_gains(profile, "tiles"), 2)
+    grids = grids_of(table_counts, rack_counts, profile, _position_gains(profile, "tiles"), 2)
     tables, racks = split_arrays(grids)
     assert len(tables) == 38
     have = grids.table + grids.rack
@@ -296,7 +298,7 @@ def test_wrap_splits_searched_in_one_compiled_call_as_one_by_one(bounds):
     table = parse_table("B3 B4 B5 | R1 R2 R3 | K11 R11 O11", profile)
     rack = parse_tiles("K12 K13 K1 O12 O13 O1 B1 B2 R4 J", profile)  # K1, O1 high; B1 low
     table_counts, rack_counts = passes._tile_counts(rack, table, profile.tileset)
-    grids = passes._grids(table_counts, rack_counts, profile, passes._position_gains(profile, "tiles"), 1)
+    grids = grids_of(table_counts, rack_counts, profile, _position_gains(profile, "tiles"), 1)
     tab = _tables(profile, profile.tileset.copies, 1)
     one_by_one, meter = passes.NO_STATE, Meter()
     no_wrap = np.zeros_like(grids.wrapable)

@@ -24,7 +24,7 @@ from strategies import positions
 from rummisim import load_profile, parse_table, parse_tiles
 from rummisim.moves import validate_move
 from rummisim.solver import GiveUp, SearchOptions, solve
-from rummisim.solver.passes import Grids, _mirrored
+from rummisim.solver.grids import Grids, _mirrored
 from rummisim.solver.reading import flip_codes
 
 # (read from the bottom up: the mechanisms these tests show are those of that reading)

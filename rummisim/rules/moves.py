@@ -259,9 +259,9 @@ def _best_rack_only_value(profile, new_table, played_counts, single: bool, spare
     candidates = []
     left = played_counts.tolist()  # (the played tiles not in the sets chosen, as the search goes)
     for meld in new_table:
-        if any(left[t] < meld.tiles.count(t) for t in meld.tiles):
-            continue  # (not all its tiles were played)
         counts = tuple(Counter(meld.tiles).items())
+        if any(left[t] < n for t, n in counts):
+            continue  # (not all its tiles were played)
         if spare is None or spare(profile.tileset.counts(meld.tiles)):
             candidates.append((meld_opening_value(meld, profile), counts))
     if single or not candidates:

@@ -227,8 +227,8 @@ def run_experiment(
                     # loky workers are this process's children: each leaves when it is orphaned
                     orphans_exit = backend == "loky"
                     if workers > 1:  # (the search's parts compiled side by side: ``solver.warm``)
-                        parent = os.getpid() if orphans_exit else 0
-                        for _ in parallel(delayed(_warm_up)(part, parent) for part in PARTS):
+                        warming = (delayed(_warm_up)(part, os.getpid(), orphans_exit) for part in PARTS)
+                        for _ in parallel(warming):
                             pass
                     work = parallel(
                         delayed(_play_chunk_named)(chunk, schema, registered, orphans_exit) for chunk in todo
@@ -316,17 +316,21 @@ def turns_setting(out: Path, experiment: Experiment, turns: bool | None, previou
 def _play_chunk_named(
     chunk: Chunk, schema, registered: dict[str, type], orphans_exit: bool
 ) -> tuple[str, dict[str, Any]]:
-    if orphans_exit and os.getpid() != chunk.parent_pid:  # in a worker of the planning process
-        backends.exit_when_orphaned(chunk.parent_pid)
+    _leave_with(chunk.parent_pid, orphans_exit)
     return chunk.name, play_registered(chunk, schema, registered)
 
 
-def _warm_up(part: str, parent: int) -> None:
-    """``solver.warm.warm_up`` in a worker (under the built-in ``standard`` profile); ``parent``: the
-    run's process, which the worker leaves with (0: not a loky worker)."""
-    if parent and os.getpid() != parent:
-        backends.exit_when_orphaned(parent)
+def _warm_up(part: str, parent: int, orphans_exit: bool) -> None:
+    """``solver.warm.warm_up`` in a worker (under the built-in ``standard`` profile)."""
+    _leave_with(parent, orphans_exit)
     warm_up(part, load_profile("standard"))
+
+
+def _leave_with(parent: int, orphans_exit: bool) -> None:
+    """In a worker of ``parent``, the planning process (not ``parent`` itself), where its workers
+    leave with it (``orphans_exit``: loky's): end when ``parent`` is gone."""
+    if orphans_exit and os.getpid() != parent:
+        backends.exit_when_orphaned(parent)
 
 
 def _elapsed(started: _dt.datetime) -> float:

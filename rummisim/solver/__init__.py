@@ -3,8 +3,8 @@
 ``solve`` (``dispatch``) is the one entry point; the methods behind it:
 
 - ``dp``: the exact dynamic program over tile values, split by job (``tables``, ``kernel``,
-  ``passes``, ``floors``, ``pins``, ``decode``, ``jokers``, ``hosts``, ``listing``, ``opening``, ``cored``;
-  see ``dp``'s docstring);
+  ``passes``, ``grids``, ``floors``, ``pins``, ``decode``, ``jokers``, ``hosts``, ``listing``,
+  ``opening``, ``cored``; see ``dp``'s docstring);
 - ``milp``: the integer program (scipy's HiGHS), the independent reference
   (``reference_solve``: the tests, the agreement and fuzz scripts, ``rummisim solve --method
   milp``) and the search of profiles the dynamic program does not encode, with ``patterns``

@@ -8,8 +8,8 @@ The search by job, one module each:
 
 - ``tables``: the state key's layout, the run types and the colour moves, per profile;
 - ``kernel``: the compiled pass over the steps (numba);
-- ``passes``: one pass over a position (pools, grids, wrap splits, the beam pass), under the
-  score floors of ``floors``;
+- ``passes``: one pass over a position (pools, wrap splits, the beam pass), over the position's
+  ``grids``, under the score floors of ``floors``;
 - ``pins``: table sets that must stay together; ``decode``: steps back into sets, with
   ``jokers_placed``: where kept and spare jokers go;
 - ``jokers``: locked table jokers (the choices, their host sets, the tracked host pass);

@@ -59,8 +59,8 @@ type that can do all its type can: ``host_fields.host_beats``, ``_drop_dominated
 
 Inputs. ``_kernel(grids, tables, buffers, pass_, pins, host)`` takes six records (typed
 named tuples, which numba compiles as structs), each made by the module that owns its data:
-``passes.Grids`` the position (table and rack tiles per position and colour, the gains, the
-wrapping colours, where groups may form, the jokers to place; ``passes._grids``);
+``grids.Grids`` the position (table and rack tiles per position and colour, the gains, the
+wrapping colours, where groups may form, the jokers to place; ``grids._grids``);
 ``tables.KernelTables`` the profile's colour moves, per-state tables and key layout (built
 once with its ``_Tables``); ``Buffers`` the state arrays and hash tables (``_buffers``, one per
 process); ``passes.Pass`` one pass's floor, budget and beam (``passes._run_passes``, per
@@ -183,7 +183,7 @@ def _insert(key, score, parent, action, keys, scores, parents, actions, count, s
 
 @numba.njit(cache=True, nogil=True)
 def _kernel(grids, tables, buffers, pass_, pins, host, edges, future):
-    """Run the DP over the position ``grids`` (``passes.Grids``) with the profile's ``tables``
+    """Run the DP over the position ``grids`` (``grids.Grids``) with the profile's ``tables``
     (``tables.KernelTables``), its states in ``buffers`` (``Buffers``), under the floor, budget
     and beam of ``pass_`` (``passes.Pass``), with ``pins`` (``pins.PinGrids``) and ``host``
     (``HostFields``, or None: a kernel compiled without the host code); ``edges``

@@ -29,16 +29,14 @@ from rummisim.solver.choices import _legal, _whole_rack, _with_host
 from rummisim.solver.common import FROM_THE_TOP, tile_gains
 from rummisim.solver.common import gain as item_gain
 from rummisim.solver.floors import SLACK_TILES, face_values, whole_rack_floors
+from rummisim.solver.grids import _grid_arrays, _grid_shape, _position_gains
 from rummisim.solver.hosts import Host, freed_in
 from rummisim.solver.kernel import _buffers
 from rummisim.solver.passes import (
     NO_BOUND,
     _Found,
-    _grid_arrays,
-    _grid_shape,
     _no_pins,
     _pools,
-    _position_gains,
     _run_passes,
 )
 from rummisim.solver.tables import NO_STATE, _tables

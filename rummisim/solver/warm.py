@@ -27,16 +27,9 @@ from rummisim.solver.backward import edges
 from rummisim.solver.budget import Meter
 from rummisim.solver.dispatch import solve
 from rummisim.solver.floors import NO_BOUND
+from rummisim.solver.grids import _grids, _position_gains, _rest_gains
 from rummisim.solver.kernel import _buffers, _kernel
-from rummisim.solver.passes import (
-    Pass,
-    _best_or_bound,
-    _grids,
-    _no_pins,
-    _position_gains,
-    _rest_gains,
-    _tile_counts,
-)
+from rummisim.solver.passes import Pass, _best_or_bound, _no_pins, _tile_counts
 from rummisim.solver.tables import MAX_STATES, _tables
 from rummisim.tiles import parse_tiles
 

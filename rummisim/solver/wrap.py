@@ -12,7 +12,7 @@ import numba
 import numpy as np
 
 if TYPE_CHECKING:
-    from rummisim.solver.passes import Grids
+    from rummisim.solver.grids import Grids
     from rummisim.solver.pins import PinGrids
 
 
