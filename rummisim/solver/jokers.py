@@ -111,6 +111,7 @@ from rummisim.solver.passes import (
 from rummisim.solver.pins import (
     pin_all,
 )
+from rummisim.solver.reach import out_of_reach
 
 
 @overload
@@ -163,7 +164,9 @@ def _solve_rack(
     whose bound plays the whole rack has its host sets searched at once at that floor
     (``_one_host_whole``, 0.3.18).
     Past a choice whose bound is a legal play, the next choices search above it only, and a legal
-    play of the whole rack ends the search (``_legal_above``, 0.3.9)."""
+    play of the whole rack ends the search (``_legal_above``, 0.3.9). Under ``reuse: new_set`` a
+    floor that the rack cannot reach with its freed jokers in sets of rack tiles alone ends it
+    before any choice (``reach.out_of_reach``, after 0.3.23)."""
     ts = profile.tileset
     if not profile.turn.rearrange:  # dp pins (rearrange=False): every table set stays as it is
         return _best(rack, table, profile, objective, meter, floor=floor, **pin_all(table, ts.joker))
@@ -190,6 +193,8 @@ def _solve_rack(
     low = NO_BOUND + 1 if floor is None else floor
     args = (rack, full_rack, table, profile, objective)
     whole = _whole_rack(rack, profile, objective)
+    if floor is not None and out_of_reach(rack, table, profile, objective, floor, whole):
+        return NO_BOUND, table, ()  # (under ``reuse: new_set``: no joker choice reaches the floor)
     split: _Found | None = None
     if splits:  # a strict set that keeps one joker and frees another (0.3.10)
         split = _split_best(*args, meter, splits, low)
