@@ -1,5 +1,5 @@
 """A rest of the rack that no joker choice can play up to its floor under ``jokers.reuse: new_set``
-(``solver.reach``, after 0.3.23): where the check says so, the integer program finds no play
+(``solver.reach``, 0.3.24): where the check says so, the integer program finds no play
 reaching that floor either; on an opening that may touch the table it rules out most cores' rests
 at once, with the same answer in fewer states; a joker that may stand in for the missing face, or a
 host set that may hold the tile, keeps the floor in reach."""

@@ -166,7 +166,7 @@ def _solve_rack(
     Past a choice whose bound is a legal play, the next choices search above it only, and a legal
     play of the whole rack ends the search (``_legal_above``, 0.3.9). Under ``reuse: new_set`` a
     floor that the rack cannot reach with its freed jokers in sets of rack tiles alone ends it
-    before any choice (``reach.out_of_reach``, after 0.3.23)."""
+    before any choice (``reach.out_of_reach``, 0.3.24)."""
     ts = profile.tileset
     if not profile.turn.rearrange:  # dp pins (rearrange=False): every table set stays as it is
         return _best(rack, table, profile, objective, meter, floor=floor, **pin_all(table, ts.joker))

@@ -1,5 +1,5 @@
 """A rest of the rack that no joker choice can play up to its floor under ``jokers.reuse: new_set``
-(after 0.3.23).
+(0.3.24).
 
 Under ``new_set`` a freed table joker goes to a new set of itself and rack tiles alone (a host
 set, ``hosts.new_set_host_sets``). So in any play of a joker choice (``choices._choices``: each
