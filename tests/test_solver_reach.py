@@ -15,6 +15,7 @@ from rummisim import load_profile, parse_table, parse_tiles
 from rummisim.solver import solve
 from rummisim.solver.choices import _whole_rack
 from rummisim.solver.common import tile_gains
+from rummisim.solver.jokers import table_jokers
 from rummisim.solver.milp import solve_milp
 from rummisim.solver.reach import out_of_reach
 
@@ -43,7 +44,7 @@ def test_a_floor_out_of_reach_is_one_the_integer_program_does_not_reach(name):
             out = [
                 f
                 for f in _floors(rack, gains, whole)
-                if out_of_reach(rack, table, profile, objective, f, whole)
+                if out_of_reach(rack, table, table_jokers(table, profile), profile, objective, f, whole)
             ]
             if not out:
                 continue
@@ -97,7 +98,8 @@ def test_a_wild_joker_or_a_host_set_keeps_the_floor_in_reach():
     def ruled_out(tiles, table, less=1):
         rack = parse_tiles(tiles, profile)
         whole = _whole_rack(rack, profile, "tiles")
-        return out_of_reach(rack, parse_table(table, profile), profile, "tiles", whole - less, whole)
+        tbl = parse_table(table, profile)
+        return out_of_reach(rack, tbl, table_jokers(tbl, profile), profile, "tiles", whole - less, whole)
 
     assert ruled_out("K8 K13 R1 R5 R10 O2 O3 O10 B4 B6 B11", TABLE_94)
     assert not ruled_out("K8 K13 R1 R5 R10 O2 O3 O10 B4 B6 B11 J", TABLE_94)  # (J K12 K13)

@@ -170,16 +170,12 @@ def _solve_rack(
     ts = profile.tileset
     if not profile.turn.rearrange:  # dp pins (rearrange=False): every table set stays as it is
         return _best(rack, table, profile, objective, meter, floor=floor, **pin_all(table, ts.joker))
-    joker = ts.joker
-    locked = [
-        (face, joker_acceptable(profile, meld, face))
-        for meld in table
-        if joker in meld.tiles
-        for t, face in zip(meld.tiles, meld.faces, strict=True)
-        if t == joker
-    ]
+    locked = table_jokers(table, profile)
     if not locked or profile.jokers.table_jokers == "free":
         return _best(rack, table, profile, objective, meter, floor=floor)
+    whole = _whole_rack(rack, profile, objective)
+    if floor is not None and out_of_reach(rack, table, locked, profile, objective, floor, whole):
+        return NO_BOUND, table, ()  # (under ``reuse: new_set``: no joker choice reaches the floor)
     rack_counts = np.bincount(np.asarray(rack, dtype=np.int64), minlength=ts.n_codes)
     listed = _choices(table, locked, rack_counts, profile)
     if listed is None:
@@ -192,9 +188,6 @@ def _solve_rack(
     # no set to hold both) answers "nothing reaches it", not None
     low = NO_BOUND + 1 if floor is None else floor
     args = (rack, full_rack, table, profile, objective)
-    whole = _whole_rack(rack, profile, objective)
-    if floor is not None and out_of_reach(rack, table, profile, objective, floor, whole):
-        return NO_BOUND, table, ()  # (under ``reuse: new_set``: no joker choice reaches the floor)
     split: _Found | None = None
     if splits:  # a strict set that keeps one joker and frees another (0.3.10)
         split = _split_best(*args, meter, splits, low)
@@ -210,6 +203,18 @@ def _solve_rack(
         return found
     score = found.score if isinstance(found, Undecoded) else found[0]
     return found if score > split[0] else split
+
+
+def table_jokers(table: tuple[Meld, ...], profile: RuleProfile) -> list[tuple[int, frozenset[int]]]:
+    """Each table joker's face and the faces it may keep (``moves.joker_acceptable``), set by set."""
+    joker = profile.tileset.joker
+    return [
+        (face, joker_acceptable(profile, meld, face))
+        for meld in table
+        if joker in meld.tiles
+        for t, face in zip(meld.tiles, meld.faces, strict=True)
+        if t == joker
+    ]
 
 
 def _search_choices(

@@ -2,7 +2,7 @@
 (0.3.24).
 
 Under ``new_set`` a freed table joker goes to a new set of itself and rack tiles alone (a host
-set, ``hosts.new_set_host_sets``). So in any play of a joker choice (``choices._choices``: each
+set, ``opening.new_set_hosts``). So in any play of a joker choice (``choices._choices``: each
 locked table joker kept at a face, or freed by a rack tile of its face) the sets other than the
 host sets hold no freed joker: they hold the table's tiles (a kept joker at its face, a freed
 joker's place taken by its freeing tile), rack tiles and the rack's jokers. A floor near the whole
@@ -27,23 +27,24 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rummisim.melds import Meld, set_catalogue
-from rummisim.moves import joker_acceptable
 from rummisim.profile import RuleProfile
 from rummisim.solver.common import tile_gains
-from rummisim.solver.hosts import new_set_host_sets
+from rummisim.solver.opening import new_set_hosts
 from rummisim.solver.passes import _tile_counts
 
 
 def out_of_reach(
     rack: tuple[int, ...],
     table: tuple[Meld, ...],
+    locked: list[tuple[int, frozenset[int]]],
     profile: RuleProfile,
     objective: str,
     floor: int,
     whole: int,
 ) -> bool:
-    """Whether no play of ``rack`` on ``table`` (its jokers locked) reaches ``floor`` under any
-    joker choice, by the check of the module docstring (``whole``: the score of the whole rack);
+    """Whether no play of ``rack`` on ``table`` (its jokers locked: ``locked``, each table joker's
+    face and the faces it may keep, as ``jokers._solve_rack`` lists them) reaches ``floor`` under
+    any joker choice, by the check of the module docstring (``whole``: the score of the whole rack);
     False where it does not apply (not ``reuse: new_set``, pinned joker sets, wrap) or finds a set
     for every required tile that no host set holds."""
     jokers = profile.jokers
@@ -61,13 +62,11 @@ def out_of_reach(
     table_counts, rack_counts = _tile_counts(rack, table, ts)
     held = table_counts + rack_counts
     wild = int(rack_counts[joker])  # (the jokers that may stand anywhere in those sets)
-    for meld in table:
-        for t, face in zip(meld.tiles, meld.faces, strict=True):
-            if t == joker:
-                if len(joker_acceptable(profile, meld, face)) == 1:
-                    held[face] += 1  # (kept, or its place taken by a tile of its face)
-                else:
-                    wild += 1
+    for face, faces in locked:
+        if len(faces) == 1:
+            held[face] += 1  # (kept, or its place taken by a tile of its face)
+        else:
+            wild += 1
     present = (held[:joker] > 0).tolist()
     cap = min(wild, jokers.max_per_set)
     beside = _smallest_sets(profile)
@@ -76,7 +75,7 @@ def out_of_reach(
     ]  # fmt: skip
     if not homeless:
         return False
-    hosted = {t for host in new_set_host_sets(rack_counts, profile) for t in host[2]}
+    hosted = {t for host in new_set_hosts(rack_counts, profile) for t in host[2]}
     return any(c not in hosted for c in homeless)
 
 
